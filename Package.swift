@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "gbgbridge-linux",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "GBGBridge", targets: ["GBGBridge"]),
+        .library(name: "GBGBridgeGTK", targets: ["GBGBridgeGTK"]),
+        .library(name: "V4L2Capture", targets: ["V4L2Capture"]),
+        .library(name: "GBGBridgeCapture", targets: ["GBGBridgeCapture"]),
+        .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // Protocol core: no GTK, no WebKit, no V4L2.
+        .target(name: "GBGBridge", swiftSettings: strict),
+        .target(name: "GBGBridgeTestSupport", dependencies: ["GBGBridge"], swiftSettings: strict),
+
+        // WebKitGTK transport and widgets.
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
+        ),
+        .target(name: "GBGBridgeGTK", dependencies: ["GBGBridge", "CWebKitGTK"], swiftSettings: strict),
+
+        // Cameras.
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        .target(name: "V4L2Capture", dependencies: ["CV4L2"], swiftSettings: strict),
+        .target(
+            name: "GBGBridgeCapture",
+            dependencies: [
+                "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The desktop app.
+        .executableTarget(
+            name: "gbgbridge-shell",
+            dependencies: [
+                "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "GBGBridgeCapture",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
+        .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
+        .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
+        .testTarget(name: "GBGBridgeCaptureTests", dependencies: ["GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge"]),
+        .testTarget(name: "ShellTests", dependencies: []),
+    ]
+)
