@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages needed to build GBG Bridge for Linux and run its tests.
+# Idempotent: apt-get only installs what is missing.
+set -euo pipefail
+
+packages=(
+    # build
+    build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev lld
+    # display-less runs of the shell and the WebKitGTK tests
+    xvfb xauth
+    # the camera tests: a vivid camera in a QEMU guest
+    qemu-system-x86 busybox-static v4l-utils kmod cpio
+    # packaging and its install test
+    dpkg-dev debhelper fakeroot lintian desktop-file-utils appstream debootstrap help2man
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
+    apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        echo "setup: Swift is at /opt/swift/usr/bin; add it to PATH" >&2
+    else
+        echo "setup: no Swift toolchain found (need Swift 6.x on PATH)" >&2
+        exit 1
+    fi
+fi

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs, builds, and runs every stage.
+#   scripts/test.sh                    everything
+#   scripts/test.sh --skip-camera-vm   everything but the camera tests in the vivid VM
+#   scripts/test.sh --skip-install-test  everything but the .deb install test
+# Skipped stages are reported as skipped in the summary, never silently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+export SWIFT_BACKTRACE=enable=no
+
+skip_camera_vm=0
+skip_install_test=0
+for arg in "$@"; do
+    case "$arg" in
+        --skip-camera-vm) skip_camera_vm=1 ;;
+        --skip-install-test) skip_install_test=1 ;;
+        *) echo "test.sh: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+
+passed=0 failed=0 skipped=0
+summary=()
+stage() {
+    local name=$1; shift
+    local start=$SECONDS
+    echo "::: $name" >&2
+    if "$@"; then
+        passed=$((passed + 1)); summary+=("ok      $name ($((SECONDS - start)) s)")
+    else
+        failed=$((failed + 1)); summary+=("FAILED  $name ($((SECONDS - start)) s)")
+    fi
+}
+skip() { skipped=$((skipped + 1)); summary+=("skipped $1 ($2)"); }
+
+xvfb() {
+    DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 \
+        xvfb-run -a -s "-screen 0 1280x1024x24" "$@"
+}
+
+stage "install build and test packages" scripts/setup.sh
+stage "build (debug, with tests)" swift build --build-tests
+stage "unit, WebKitGTK, capture window and shell tests (Xvfb)" xvfb swift test --skip-build
+stage "core tests under ThreadSanitizer" scripts/tsan.sh
+stage "fuzz: corpus replay + 60 s run" scripts/fuzz.sh
+if [ $skip_camera_vm = 1 ]; then skip "camera tests in the vivid VM" "--skip-camera-vm"
+else stage "camera tests in the vivid VM" scripts/camera-vm-test.sh; fi
+if [ $skip_install_test = 1 ]; then skip ".deb build, lintian and install test" "--skip-install-test"
+else stage ".deb build, lintian and install test" scripts/install-test.sh; fi
+
+echo
+printf '%s\n' "${summary[@]}"
+echo "stages: $passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]
