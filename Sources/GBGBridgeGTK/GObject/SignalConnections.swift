@@ -66,6 +66,7 @@ enum Signal {
     static let withPointer: GCallback = unsafeBitCast(
         { (_: gpointer?, argument: gpointer?, data: gpointer?) in
             let closure = SignalClosureBox<WithPointer>.closure(from: data)
+            nonisolated(unsafe) let argument = argument
             MainActor.assumeIsolated { closure(argument) }
         } as @convention(c) (gpointer?, gpointer?, gpointer?) -> Void, to: GCallback.self)
 
@@ -82,6 +83,7 @@ enum Signal {
     static let event: GCallback = unsafeBitCast(
         { (_: gpointer?, argument: gpointer?, data: gpointer?) -> gboolean in
             let closure = SignalClosureBox<Event>.closure(from: data)
+            nonisolated(unsafe) let argument = argument
             return MainActor.assumeIsolated { closure(argument) } ? 1 : 0
         } as @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean, to: GCallback.self)
 
@@ -90,6 +92,7 @@ enum Signal {
     static let decidePolicy: GCallback = unsafeBitCast(
         { (_: gpointer?, decision: gpointer?, type: UInt32, data: gpointer?) -> gboolean in
             let closure = SignalClosureBox<DecidePolicy>.closure(from: data)
+            nonisolated(unsafe) let decision = decision
             return MainActor.assumeIsolated { closure(decision, type) } ? 1 : 0
         } as @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean, to: GCallback.self)
 

@@ -68,13 +68,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
     private var committedURI: String?
     private let signals = SignalConnections()
-    private let contentManager: OpaquePointer
+    private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
 
     init(webView: UnsafeMutablePointer<WebKitWebView>, host: BridgeHost, originPolicy: OriginPolicy) {
         self.webView = webView
         self.host = host
         self.originPolicy = originPolicy
-        self.contentManager = webkit_web_view_get_user_content_manager(webView)
+        self.contentManager = webkit_web_view_get_user_content_manager(webView)!
         connectSignals(webView)
         installScripts()
         host.attach(transport: self)
