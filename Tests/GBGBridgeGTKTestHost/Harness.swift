@@ -29,12 +29,12 @@ final class Harness {
             let text = detail()
             print("not ok \(checks) - \(name)" + (text.isEmpty ? "" : ": \(text)"))
         }
-        fflush(stdout)
+        fflush(nil)
     }
 
     func note(_ text: String) {
         print("# \(text)")
-        fflush(stdout)
+        fflush(nil)
     }
 
     /// Stops the main loop; the process exits with the result.

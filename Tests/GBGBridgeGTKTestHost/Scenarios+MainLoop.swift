@@ -67,7 +67,7 @@ extension Scenarios {
     }
 
     static func isOnMainThread() -> Bool {
-        getpid() == pid_t(syscall(Int(SYS_gettid)))
+        g_main_context_is_owner(nil) != 0
     }
 }
 

@@ -66,7 +66,7 @@ extension Scenarios {
             ("acknowledged", "[o.payload.status, o.payload.data.estimatedDuration]", #"["acknowledged",5000]"#),
             ("query", "[o.payload.status, o.payload.data.environment, o.payload.data.hostVersion, o.payload.data.capabilities['camera.document'].supported, o.payload.data.capabilities['test.success'].supported]",
              #"["success","linux","9.9.9",true,true]"#),
-            ("document", "[o.payload.status, o.payload.data.imageBase64, o.payload.data.width, o.payload.data.height]",
+            ("document", "[o.payload.status, o.payload.data.imageBase64, o.payload.data.imageWidth, o.payload.data.imageHeight]",
              #"["success","iVBORw==",2,3]"#),
             ("selfie", "[o.payload.status, o.payload.error.code, o.payload.error.recoverable]",
              #"["error","CAMERA_DENIED",true]"#),

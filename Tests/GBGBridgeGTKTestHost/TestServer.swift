@@ -7,12 +7,13 @@ import CWebKitGTK
 @MainActor
 final class TestServer {
     private(set) var pages: [String: String] = [:]
-    private let server: OpaquePointer
+    private let server: UnsafeMutablePointer<SoupServer>
     private(set) var port: Int32 = 0
     private var box: UnsafeMutableRawPointer?
 
     init() {
-        server = OpaquePointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil))
+        server = UnsafeMutableRawPointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)!)
+            .assumingMemoryBound(to: SoupServer.self)
         let handler: SoupServerCallback = { _, message, path, _, data in
             let server = Unmanaged<TestServer>.fromOpaque(data!).takeUnretainedValue()
             let pathText = path.map { String(cString: $0) } ?? "/"
@@ -49,10 +50,10 @@ final class TestServer {
         }
         let type = path.hasSuffix(".js") ? "text/javascript" : "text/html; charset=utf-8"
         soup_server_message_set_status(message, 200, nil)
-        var body = body
-        body.withUTF8 { bytes in
+        var text = body
+        text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
-                soup_server_message_set_response(message, type, SOUP_MEMORY_COPY, $0.baseAddress, $0.count)
+                soup_server_message_set_response(message, type, SOUP_MEMORY_COPY, $0.baseAddress, gsize($0.count))
             }
         }
     }

@@ -23,7 +23,7 @@ let loop = g_main_loop_new(nil, 0)!
 let harness = Harness(scenario: arguments[1], loop: loop)
 g_timeout_add_seconds(scenario.timeoutSeconds, { _ in
     print("not ok - scenario timed out")
-    fflush(stdout)
+    fflush(nil)
     exit(1)
 }, nil)
 Task { @MainActor in

@@ -147,6 +147,12 @@ public final class BridgeJourneyWindow {
         webkit_web_inspector_show(webkit_web_view_get_inspector(webView))
     }
 
+    /// The text of the notice bar while it is shown, else `nil`.
+    public var noticeText: String? {
+        guard gtk_widget_get_visible(notice) != 0 else { return nil }
+        return gtk_label_get_text(gbg_label(noticeLabel)).map { String(cString: $0) }
+    }
+
     /// Shows a notice above the page (a warning bar the user can dismiss).
     public func showNotice(_ text: String) {
         gtk_label_set_text(gbg_label(noticeLabel), text)
