@@ -55,6 +55,13 @@ let package = Package(
         ),
 
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
+        .executableTarget(
+            name: "gbgbridge-gtk-testhost",
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            path: "Tests/GBGBridgeGTKTestHost",
+            swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("soup-3.0")]
+        ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
         .testTarget(name: "GBGBridgeCaptureTests", dependencies: ["GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge"]),
