@@ -14,10 +14,11 @@ ls -l /dev/video* >"$results/devices.txt" 2>&1
 
 status=0
 run_phase() {
-    local phase=$1 suite=$2 minimum=$3
+    local phase=$1 suites=$2 minimum=$3
     shift 3
-    local log=$results/$phase.log
-    "$@" env GBGBRIDGE_CAMERA_VM="$phase" "$bundle" --testing-library swift-testing --filter "$suite" >"$log" 2>&1
+    local log=$results/$phase.log filters=()
+    for suite in $suites; do filters+=(--filter "$suite"); done
+    "$@" env GBGBRIDGE_CAMERA_VM="$phase" "$bundle" --testing-library swift-testing --no-parallel "${filters[@]}" >"$log" 2>&1
     local result=$?
     local passed skipped
     passed=$(grep -c '^✔ Test .*() passed' "$log")
@@ -29,6 +30,6 @@ run_phase() {
     fi
 }
 
-run_phase main VividCameraTests 9
-run_phase unprivileged UnprivilegedCameraTests 2 setpriv --reuid=65534 --regid=65534 --clear-groups
+run_phase main "VividCameraTests CameraDetectorTests" 13
+run_phase unprivileged "UnprivilegedCameraTests CameraDetectorTests" 6 setpriv --reuid=65534 --regid=65534 --clear-groups
 exit $status
