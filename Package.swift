@@ -57,7 +57,13 @@ let package = Package(
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
-        .testTarget(name: "GBGBridgeCaptureTests", dependencies: ["GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge"]),
+        .testTarget(
+            name: "GBGBridgeCaptureTests",
+            dependencies: [
+                "GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "ShellTests", dependencies: []),
     ]
 )
