@@ -53,7 +53,8 @@ public struct SyntheticFrameSource: FrameSource {
     }
 }
 
-/// Paints the synthetic scene: a soft gradient "desk" with a card-like rectangle and a moving marker.
+/// Paints the synthetic scene: a gradient "desk" with an ID-card-like rectangle (header, photo, text lines)
+/// and a marker that moves every frame.
 struct SyntheticScene: Sendable {
     let width: Int
     let height: Int
@@ -67,20 +68,32 @@ struct SyntheticScene: Sendable {
         let cardHeight = cardWidth * 54 / 86
         let cardLeft = (width - cardWidth) / 2
         let cardTop = (height - cardHeight) / 2
+        let photo = (left: cardLeft + cardWidth / 20, top: cardTop + cardHeight * 3 / 10, width: cardWidth / 4, height: cardHeight * 6 / 10)
         for y in 0..<height {
             for x in 0..<width {
                 let index = (y * width + x) * 3
-                let insideCard = x >= cardLeft && x < cardLeft + cardWidth && y >= cardTop && y < cardTop + cardHeight
-                if insideCard {
-                    let stripe = (y - cardTop) < cardHeight / 5
-                    pixels[index] = stripe ? 40 : 235
-                    pixels[index + 1] = stripe ? 90 : 238
-                    pixels[index + 2] = stripe ? 160 : 240
+                let colour: (UInt8, UInt8, UInt8)
+                let cardX = x - cardLeft
+                let cardY = y - cardTop
+                if cardX >= 0, cardX < cardWidth, cardY >= 0, cardY < cardHeight {
+                    let inPhoto = x >= photo.left && x < photo.left + photo.width && y >= photo.top && y < photo.top + photo.height
+                    let textColumn = cardX > cardWidth * 2 / 5 && cardX < cardWidth * 9 / 10
+                    let textLine = cardY > cardHeight * 3 / 10 && (cardY * 12 / cardHeight) % 2 == 0
+                    if cardY < cardHeight / 5 {
+                        colour = (40, 90, 160)
+                    } else if inPhoto {
+                        colour = (150, 160, 175)
+                    } else if textColumn && textLine {
+                        colour = (170, 175, 185)
+                    } else {
+                        colour = (235, 238, 240)
+                    }
                 } else {
-                    pixels[index] = UInt8(60 + 80 * x / width)
-                    pixels[index + 1] = UInt8(50 + 60 * y / height)
-                    pixels[index + 2] = UInt8(40 + 40 * (x + y) / (width + height))
+                    colour = (UInt8(60 + 80 * x / width), UInt8(50 + 60 * y / height), UInt8(40 + 40 * (x + y) / (width + height)))
                 }
+                pixels[index] = colour.0
+                pixels[index + 1] = colour.1
+                pixels[index + 2] = colour.2
             }
         }
         background = pixels

@@ -3,13 +3,15 @@ import CWebKitGTK
 /// Draws preview frames: converts an ``RGBFrame`` into a cairo image once per frame, then paints it scaled
 /// to fit (mirrored for selfies) with the guide overlay. Has no widget of its own, so the benchmark can
 /// render into an offscreen surface exactly as the window does.
-final class PreviewRenderer {
-    let kind: CaptureKind
+public final class PreviewRenderer {
+    /// The guide and mirroring this renderer applies.
+    public let kind: CaptureKind
     private(set) var surface: OpaquePointer?
     private(set) var frameWidth = 0
     private(set) var frameHeight = 0
 
-    init(kind: CaptureKind) {
+    /// A renderer with no image yet.
+    public init(kind: CaptureKind) {
         self.kind = kind
     }
 
@@ -18,7 +20,7 @@ final class PreviewRenderer {
     }
 
     /// Converts `frame` (packed RGB) into the cairo xRGB surface used for drawing, reusing it when the size matches.
-    func update(with frame: RGBFrame) {
+    public func update(with frame: RGBFrame) {
         if surface == nil || frameWidth != frame.width || frameHeight != frame.height {
             if let surface { cairo_surface_destroy(surface) }
             surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height))
@@ -44,7 +46,7 @@ final class PreviewRenderer {
     }
 
     /// Drops the current image (the preview shows the background only).
-    func clear() {
+    public func clear() {
         if let surface { cairo_surface_destroy(surface) }
         surface = nil
         frameWidth = 0
@@ -52,7 +54,7 @@ final class PreviewRenderer {
     }
 
     /// Paints background, image (scaled to fit, centred) and guide into an area of `width` x `height`.
-    func draw(on cr: OpaquePointer, width: Double, height: Double) {
+    public func draw(on cr: OpaquePointer, width: Double, height: Double) {
         cairo_set_source_rgb(cr, 0.08, 0.08, 0.09)
         cairo_paint(cr)
         guard let surface, frameWidth > 0, frameHeight > 0 else { return }
