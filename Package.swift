@@ -54,6 +54,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "gbgbridge-capture-bench",
+            dependencies: [
+                "GBGBridgeCapture", "GBGBridge", "CWebKitGTK", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/CaptureBenchmarks",
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
@@ -64,7 +73,13 @@ let package = Package(
         ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
-        .testTarget(name: "GBGBridgeCaptureTests", dependencies: ["GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge"]),
+        .testTarget(
+            name: "GBGBridgeCaptureTests",
+            dependencies: [
+                "GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "ShellTests", dependencies: []),
     ]
 )
