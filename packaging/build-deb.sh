@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Builds the Debian package out/gbgbridge-shell_<version>_<arch>.deb from this source tree.
+#
+#   packaging/build-deb.sh            release build, package, validate, lintian
+#   packaging/build-deb.sh --clean    the same from an empty .build-release
+#
+# Installs its own Debian build dependencies (only the missing ones). The package is
+# reproducible: every timestamp comes from the last commit (SOURCE_DATE_EPOCH), and the
+# package is assembled twice and the two files are compared byte for byte.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+package=gbgbridge-shell
+app_id=io.gbgbridge.Shell
+scratch=.build-release
+out=out
+work=$out/work
+
+clean=0
+for arg in "$@"; do
+    case "$arg" in
+        --clean) clean=1 ;;
+        -h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "build-deb.sh: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+
+say() { echo "build-deb: $*" >&2; }
+fail() { echo "build-deb: error: $*" >&2; exit 1; }
+
+install_build_dependencies() {
+    local needed=(
+        dpkg-dev fakeroot lintian desktop-file-utils appstream help2man binutils xz-utils
+        pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev
+    )
+    local missing=() p
+    for p in "${needed[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return
+    [ "$(id -u)" = 0 ] || fail "missing build dependencies (install as root): ${missing[*]}"
+    say "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
+    apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+find_swift() {
+    if [ -n "${SWIFT:-}" ]; then echo "$SWIFT"
+    elif command -v swift >/dev/null 2>&1; then command -v swift
+    elif [ -x /opt/swift/usr/bin/swift ]; then echo /opt/swift/usr/bin/swift
+    else fail "no Swift toolchain: put swift on PATH or set SWIFT"
+    fi
+}
+
+build_binary() {
+    local swift build_flags
+    swift=$(find_swift)
+    build_flags=(
+        -c release --scratch-path "$scratch" --product "$package"
+        --static-swift-stdlib --disable-local-rpath
+        -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+    )
+    [ $clean = 1 ] && rm -rf "$scratch"
+    say "swift build ${build_flags[*]}"
+    "$swift" build "${build_flags[@]}" >&2
+    binary="$("$swift" build "${build_flags[@]}" --show-bin-path)/$package"
+    [ -x "$binary" ] || fail "the build produced no $binary"
+}
+
+# The man page comes from the program's own --help, so the two cannot drift apart.
+generate_manpage() {
+    local stripped=$work/$package
+    strip --remove-section=.comment --remove-section=.note -o "$stripped" "$binary"
+    help2man --no-info --no-discard-stderr --version-string="$version" \
+        --name="desktop host for identity-verification web journeys" \
+        --section=1 --include=packaging/gbgbridge-shell.h2m \
+        --output="$work/$package.1" "$stripped"
+    local option
+    sed 's/\\-/-/g' "$work/$package.1" >"$work/$package.1.txt"
+    for option in $("$stripped" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
+        grep -q -F -- "$option" "$work/$package.1.txt" \
+            || fail "the man page does not mention $option from --help"
+    done
+}
+
+# Lays out the package tree under $1 and builds the .deb $2 from it.
+assemble() {
+    local root=$1 deb=$2 file
+    rm -rf "$root"
+    umask 022
+
+    install -D -m 0755 "$work/$package" "$root/usr/bin/$package"
+
+    git ls-files -z -- Resources | while IFS= read -r -d '' file; do
+        case "$file" in
+            Resources/icons/* | Resources/linux/*) ;;
+            *) install -D -m 0644 "$file" "$root/usr/share/$package/${file#Resources/}" ;;
+        esac
+    done
+    install -D -m 0644 "Resources/linux/$app_id.desktop" "$root/usr/share/applications/$app_id.desktop"
+    install -D -m 0644 "Resources/linux/$app_id.metainfo.xml" "$root/usr/share/metainfo/$app_id.metainfo.xml"
+    install -D -m 0644 "Resources/icons/$app_id.svg" "$root/usr/share/icons/hicolor/scalable/apps/$app_id.svg"
+
+    install -d -m 0755 "$root/usr/share/man/man1" "$root/usr/share/doc/$package"
+    gzip -9 -n -c "$work/$package.1" >"$root/usr/share/man/man1/$package.1.gz"
+    install -m 0644 packaging/debian/copyright "$root/usr/share/doc/$package/copyright"
+    gzip -9 -n -c packaging/debian/changelog >"$root/usr/share/doc/$package/changelog.gz"
+    install -D -m 0644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/$package"
+    chmod 0644 "$root/usr/share/man/man1/$package.1.gz" "$root/usr/share/doc/$package/changelog.gz"
+
+    install -d -m 0755 "$root/DEBIAN"
+    (cd packaging && dpkg-gencontrol -p"$package" -ldebian/changelog -cdebian/control \
+        -T"$top/$work/substvars" -f"$top/$work/files" -P"$top/$root")
+    (cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum >DEBIAN/md5sums)
+    chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+
+    find "$root" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
+    dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+}
+
+validate() {
+    local deb=$1
+    say "desktop-file-validate, appstreamcli validate"
+    desktop-file-validate "Resources/linux/$app_id.desktop"
+    appstreamcli validate --no-net --explain "Resources/linux/$app_id.metainfo.xml" >&2
+
+    say "lintian --pedantic -I -E"
+    local lintian_output
+    lintian_output=$(lintian --pedantic -I -E --fail-on error,warning,info,pedantic "$deb" 2>&1 \
+        | grep -v -E '^(running with root privileges is not recommended!|N: .*)$' || true)
+    printf '%s\n' "$lintian_output" >"$out/lintian.txt"
+    if [ -n "$lintian_output" ]; then
+        printf '%s\n' "$lintian_output" >&2
+        fail "lintian reported the tags above"
+    fi
+}
+
+install_build_dependencies
+export SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
+export TZ=UTC LC_ALL=C.UTF-8
+version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
+arch=$(dpkg --print-architecture)
+deb=$out/${package}_${version}_${arch}.deb
+
+mkdir -p "$work"
+build_binary
+generate_manpage
+(cd packaging && dpkg-shlibdeps -T"$top/$work/substvars" -e"$top/$work/$package" 2>&1 \
+    | grep -v "binaries to analyze should already be installed" >&2 || true)
+grep -q '^shlibs:Depends=' "$work/substvars" || fail "dpkg-shlibdeps found no dependencies"
+
+say "assembling the package twice"
+assemble "$work/root-a" "$work/a.deb"
+assemble "$work/root-b" "$work/b.deb"
+cmp -s "$work/a.deb" "$work/b.deb" || fail "two assemblies of the package differ: not reproducible"
+mv "$work/a.deb" "$deb"
+rm -f "$work/b.deb"
+
+validate "$deb"
+
+echo "package:        $deb"
+echo "size:           $(stat -c %s "$deb") bytes"
+echo "sha256:         $(sha256sum "$deb" | cut -d' ' -f1)"
+dpkg-deb -f "$deb" Installed-Size Depends Recommends | sed 's/^/control:        /'
