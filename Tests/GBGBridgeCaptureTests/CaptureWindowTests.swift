@@ -154,6 +154,29 @@ struct CaptureWindowTests {
         #expect(window.isClosed)
     }
 
+    @Test func failureDuringReviewKeepsThePhotoUsable() async throws {
+        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 4)])
+        let window = try await openWindow(coordinator, kind: .document, id: "doc-review-ok")
+        gtk_button_clicked(gtkCast(window.captureButton))
+        await GTKTestEnvironment.pump(for: .milliseconds(400))
+        #expect(window.phase == .reviewing)
+        gtk_button_clicked(gtkCast(window.useButton))
+        let message = try await response("doc-review-ok")
+        #expect(message.payload.status == .success)
+    }
+
+    @Test func retakeAfterFailureDuringReviewReportsIt() async throws {
+        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 4)])
+        let window = try await openWindow(coordinator, kind: .document, id: "doc-review-fail")
+        gtk_button_clicked(gtkCast(window.captureButton))
+        await GTKTestEnvironment.pump(for: .milliseconds(400))
+        gtk_button_clicked(gtkCast(window.retakeButton))
+        let message = try await response("doc-review-fail")
+        #expect(message.payload.error?.code == "CAMERA_DISCONNECTED")
+        #expect(window.isShowingError)
+        window.close()
+    }
+
     @Test(arguments: [
         (FrameSourceError.permissionDenied("Add your user to the video group"), "PERMISSION_DENIED", true),
         (FrameSourceError.busy("in use"), "CAMERA_BUSY", true),

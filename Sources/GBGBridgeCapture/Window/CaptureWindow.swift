@@ -35,6 +35,7 @@ public final class CaptureWindow {
     private var streamTask: Task<Void, Never>?
     private var autoCaptureTask: Task<Void, Never>?
     private var streamGeneration = 0
+    private var failureDuringReview: FrameSourceError?
 
     let window: UnsafeMutablePointer<GtkWidget>
     let preview: UnsafeMutablePointer<GtkWidget>
@@ -270,9 +271,15 @@ public final class CaptureWindow {
         guard generation == streamGeneration, phase != .finished, phase != .failed else { return }
         streamTask = nil
         if phase == .reviewing || phase == .encoding {
-            // The photo is already taken; the user can still use it.
+            // The photo is already taken: the user can still use it; Retake reports the failure.
+            failureDuringReview = failure
             return
         }
+        reportFailure(failure)
+    }
+
+    /// Shows a stream failure in the window and answers the slot `CAMERA_DISCONNECTED`.
+    private func reportFailure(_ failure: FrameSourceError) {
         let message: String
         switch failure {
         case .disconnected(let detail):
@@ -334,6 +341,11 @@ public final class CaptureWindow {
     func retake() {
         guard phase == .reviewing else { return }
         chosen = nil
+        if let failure = failureDuringReview {
+            failureDuringReview = nil
+            reportFailure(failure)
+            return
+        }
         phase = .live
         setStatus(nil)
         updateControls()
