@@ -63,6 +63,10 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "gbgbridge-core-bench", dependencies: ["GBGBridge"], path: "Benchmarks/CoreBenchmarks",
+            swiftSettings: strict),
+
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
