@@ -11,12 +11,14 @@ public enum CameraDiscovery {
     }
 
     /// Every `/dev/video*` node, split into usable capture devices and nodes that failed to open.
-    public static func scan(directory: String = "/dev") -> CameraScan {
+    /// With `includeFormats: false` only identities are read (no format, size or rate lists),
+    /// which is enough to detect cameras and access rights.
+    public static func scan(directory: String = "/dev", includeFormats: Bool = true) -> CameraScan {
         var devices: [CameraDevice] = []
         var failures: [CameraError] = []
         for path in videoNodePaths(in: directory) {
             do {
-                devices.append(try describe(path: path))
+                devices.append(try describe(path: path, includeFormats: includeFormats))
             } catch where error.kind == .unavailable {
                 continue
             } catch {
@@ -26,8 +28,9 @@ public enum CameraDiscovery {
         return CameraScan(devices: devices, failures: failures)
     }
 
-    /// Opens one node and reads its identity, formats, sizes and rates.
-    public static func describe(path: String) throws(CameraError) -> CameraDevice {
+    /// Opens one node and reads its identity and (unless `includeFormats` is false) its
+    /// formats, sizes and rates.
+    public static func describe(path: String, includeFormats: Bool = true) throws(CameraError) -> CameraDevice {
         let device = try V4L2Device.open(path: path)
         defer { device.close() }
         let identity = try device.queryCapabilities()
@@ -36,7 +39,7 @@ public enum CameraDiscovery {
             name: identity.name,
             driver: identity.driver,
             busInfo: identity.busInfo,
-            formats: device.enumerateFormats()
+            formats: includeFormats ? device.enumerateFormats() : []
         )
     }
 
