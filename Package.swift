@@ -68,6 +68,13 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
+        .executableTarget(
+            name: "gbgbridge-gtk-testhost",
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            path: "Tests/GBGBridgeGTKTestHost",
+            swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("soup-3.0")]
+        ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
         .testTarget(
