@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "GBGBridgeCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -84,6 +85,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "ShellTests", dependencies: []),
+        .testTarget(name: "ShellTests", dependencies: [], exclude: ["Fixtures"]),
     ]
 )
