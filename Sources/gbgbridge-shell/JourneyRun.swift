@@ -93,7 +93,13 @@ final class JourneyRun: BridgeHostDelegate {
         ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
         ScriptedCaptures.install(
             settings.selfieAnswer, on: host.selfieCapture, selfieRecipient: settings.selfieRecipientKey)
-        if settings.selfieRecipientKeyIsDemo, host.selfieCapture.isSupported {
+        let seals: Bool
+        switch settings.selfieAnswer {
+        case .image: seals = true
+        case .camera: seals = host.selfieCapture.isSupported
+        case .cancel, .fail: seals = false
+        }
+        if settings.selfieRecipientKeyIsDemo, seals {
             ShellOutput.note("note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
         }
     }
