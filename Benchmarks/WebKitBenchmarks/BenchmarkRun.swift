@@ -26,6 +26,7 @@ final class BenchmarkRun: BridgeHostDelegate {
     private var early: [String: BridgeMessage] = [:]
     private var ticks: [Int] = []
     private var queryArrivals: [Double] = []
+
     private var ticksWanted = 0
     private var ticksDone: CheckedContinuation<Void, Never>?
 
@@ -34,7 +35,7 @@ final class BenchmarkRun: BridgeHostDelegate {
         self.startedAt = startedAt
     }
 
-    static func now() -> Double {
+    nonisolated static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
@@ -85,6 +86,7 @@ final class BenchmarkRun: BridgeHostDelegate {
         for index in 0..<Self.eventCount {
             host.send(event: "bench.tick", data: ["i": .number(Double(index))])
         }
+        BridgeWebViewConfigurator.transport(of: webView)?.flush {}
         evaluate("bench.reportTicks()")
         let delivered = await report("bench.ticks")
         elapsed = Self.now() - start

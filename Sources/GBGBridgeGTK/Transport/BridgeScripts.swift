@@ -72,11 +72,22 @@ enum BridgeScripts {
             """
     }
 
-    /// The script delivering one encoded message to the document holding `token`.
+    /// The script delivering encoded messages, in order, to the document holding `token`.
     ///
-    /// Evaluates to `1` when delivered and `0` when the document has changed.
-    static func delivery(of json: String, toDocument token: String) -> String {
-        "window.\(documentTokenProperty)===\"\(token)\"?(window.GBGBridge.receive(\(json)),1):0"
+    /// Each message gets its own `window.GBGBridge.receive` call; one that throws
+    /// does not stop the others. Evaluates to `-1` when the document has changed,
+    /// `0` when all were delivered, else to `index:error` lines for the failures.
+    static func delivery(of messages: [String], toDocument token: String) -> String {
+        var script = "(function(){if(window.\(documentTokenProperty)!==\"\(token)\")return -1;"
+        script += "var f=[];function d(i,m){try{window.GBGBridge.receive(m)}catch(e){f.push(i+\":\"+String(e).replace(/\\s+/g,\" \"))}}"
+        script.reserveCapacity(script.utf8.count + messages.reduce(0) { $0 + $1.utf8.count + 12 } + 40)
+        for (index, json) in messages.enumerated() {
+            script += "d(\(index),"
+            script += json
+            script += ");"
+        }
+        script += "return f.length?f.join(\"\\n\"):0})()"
+        return script
     }
 
     /// `text` as a double-quoted JavaScript string literal.
