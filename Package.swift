@@ -54,6 +54,10 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "gbgbridge-core-bench", dependencies: ["GBGBridge"], path: "Benchmarks/CoreBenchmarks",
+            swiftSettings: strict),
+
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
