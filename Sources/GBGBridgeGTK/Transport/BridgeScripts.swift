@@ -44,6 +44,10 @@ enum BridgeScripts {
         """
 
     /// Isolated-world relay script accepting messages from the top window of an allowed origin.
+    ///
+    /// For a message from the top window itself the document's own origin is
+    /// checked (`location.origin`): WebKit reports `MessageEvent.origin` of a
+    /// `file:` document as `"null"`, while its origin serializes as `file://`.
     static func relay(allowedOrigins: [String]) -> String {
         let origins = "[" + allowedOrigins.map(javaScriptStringLiteral).joined(separator: ",") + "]"
         return """
@@ -57,8 +61,9 @@ enum BridgeScripts {
                 if (data === null || typeof data !== "object" || !("\(relayTag)" in data)) { return; }
                 event.stopImmediatePropagation();
                 var fromTop = event.source === window;
-                if (!fromTop || allowed.indexOf(event.origin) < 0) {
-                  control.postMessage({ kind: "rejected", origin: String(event.origin), fromTopFrame: fromTop });
+                var origin = fromTop ? location.origin : String(event.origin);
+                if (!fromTop || allowed.indexOf(origin) < 0) {
+                  control.postMessage({ kind: "rejected", origin: origin, fromTopFrame: fromTop });
                   return;
                 }
                 var body = data["\(relayTag)"];
