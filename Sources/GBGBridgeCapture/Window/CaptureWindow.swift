@@ -28,7 +28,8 @@ public final class CaptureWindow {
     private let onFinish: @MainActor (CaptureResult) -> Void
 
     private(set) var phase: Phase = .waitingForFrames
-    private(set) var framesShown = 0
+    /// Frames displayed so far (for diagnostics and benchmarks).
+    public private(set) var framesShown = 0
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
     private let renderer: PreviewRenderer
