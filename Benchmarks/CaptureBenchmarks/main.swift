@@ -186,6 +186,26 @@ func benchmarkWindow(width: Int, height: Int, kind: CaptureKind) async throws {
             + "\(format(Double(shown) / ((end.wall - start.wall) / 1000))) frames shown per second")
 }
 
+/// PNG encode time and size per zlib level, on a camera-like 1920x1080 frame (median of 5).
+func benchmarkPNGLevels() async throws {
+    let frame = withNoise(try await syntheticFrames(width: 1920, height: 1080, count: 1)[0], seed: 99)
+    var parts: [String] = []
+    for level in [1, 3, 6] {
+        var times: [Double] = []
+        var size = 0
+        for _ in 0..<5 {
+            let start = clocks().wall
+            size = try ImageEncoder.encode(frame, as: .png(compression: level)).count
+            times.append(clocks().wall - start)
+        }
+        parts.append("level \(level): \(format(median(times))) ms, \(size / 1024) KiB")
+    }
+    let jpegStart = clocks().wall
+    let jpeg = try ImageEncoder.encode(frame, as: .jpeg(quality: 90)).count
+    parts.append("JPEG q90: \(format(clocks().wall - jpegStart)) ms, \(jpeg / 1024) KiB")
+    print("encode 1920x1080 PNG " + parts.joined(separator: "; "))
+}
+
 MainLoopIntegration.install()
 let hasDisplay = gtk_init_check(nil, nil) != 0
 let loop = g_main_loop_new(nil, 0)!
@@ -204,6 +224,7 @@ Task { @MainActor in
         } else {
             print("window: skipped (no display; run under xvfb-run -a)")
         }
+        try await benchmarkPNGLevels()
         try await benchmarkCaptureToResponse(kind: .document, recipient: recipient)
         try await benchmarkCaptureToResponse(kind: .selfie, recipient: recipient)
     } catch {

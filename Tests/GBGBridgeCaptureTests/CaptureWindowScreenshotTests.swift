@@ -53,7 +53,7 @@ struct CaptureWindowScreenshotTests {
 
         if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
             let name = kind == .document ? "capture-window.png" : "capture-window-selfie.png"
-            let png = try #require(try? ImageEncoder.save(shot, as: .png).get())
+            let png = try #require(try? ImageEncoder.save(shot, as: .png(compression: 6)).get())
             try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
         }
         window.handleKey(guint(GDK_KEY_Escape))

@@ -37,7 +37,7 @@ public final class CaptureCoordinator {
                 switch camera {
                 case .none: return false
                 case .device: return true
-                case .auto: return await Self.scanCameras().hardwareAvailable
+                case .auto: return await Self.scanCameras(includeFormats: false).hardwareAvailable
                 }
             })
     }
@@ -121,8 +121,9 @@ public final class CaptureCoordinator {
 
     // MARK: Cameras
 
-    nonisolated static func scanCameras() async -> CameraScan {
-        await Task.detached { CameraDiscovery.scan() }.value
+    /// Scans `/dev/video*` off the main thread (it opens every node).
+    nonisolated static func scanCameras(includeFormats: Bool = false) async -> CameraScan {
+        await Task.detached { CameraDiscovery.scan(includeFormats: includeFormats) }.value
     }
 
     /// Sources for `choice`: usable cameras first, then nodes that failed to open (opening those again
@@ -132,7 +133,7 @@ public final class CaptureCoordinator {
         case .none:
             return []
         case .device(let path):
-            let device = await Task.detached { try? CameraDiscovery.describe(path: path) }.value
+            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: false) }.value
             return [device.map { V4L2FrameSource(device: $0) } ?? V4L2FrameSource(path: path)]
         case .auto:
             let scan = await scanCameras()
