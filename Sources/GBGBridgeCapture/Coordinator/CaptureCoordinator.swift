@@ -1,3 +1,4 @@
+import CWebKitGTK
 import Crypto
 import GBGBridge
 import V4L2Capture
@@ -18,6 +19,8 @@ public final class CaptureCoordinator {
     private let hasCamera: @MainActor () async -> Bool
     private let selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     private let autoCaptureAfter: Duration?
+    /// The journey window capture windows are shown over (modal, centred on it), if any.
+    public var parentWindow: UnsafeMutablePointer<GtkWindow>?
     /// The open window per slot, if any.
     public private(set) var windows: [CaptureKind: CaptureWindow] = [:]
 
@@ -105,7 +108,7 @@ public final class CaptureCoordinator {
         }
         windows[kind] = window
         do {
-            try await window.present()
+            try await window.present(over: parentWindow)
         } catch {
             window.close()
             windows[kind] = nil
