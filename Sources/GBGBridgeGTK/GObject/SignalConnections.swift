@@ -87,6 +87,16 @@ enum Signal {
             return MainActor.assumeIsolated { closure(argument) } ? 1 : 0
         } as @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean, to: GCallback.self)
 
+    /// `create`: the navigation action asking for a new web view; returns the new view or `nil`.
+    typealias Create = @MainActor (gpointer?) -> Void
+    static let create: GCallback = unsafeBitCast(
+        { (_: gpointer?, action: gpointer?, data: gpointer?) -> gpointer? in
+            let closure = SignalClosureBox<Create>.closure(from: data)
+            nonisolated(unsafe) let action = action
+            MainActor.assumeIsolated { closure(action) }
+            return nil
+        } as @convention(c) (gpointer?, gpointer?, gpointer?) -> gpointer?, to: GCallback.self)
+
     /// `decide-policy`: decision and decision type, returning "handled".
     typealias DecidePolicy = @MainActor (gpointer?, UInt32) -> Bool
     static let decidePolicy: GCallback = unsafeBitCast(

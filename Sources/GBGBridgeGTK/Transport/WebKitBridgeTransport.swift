@@ -246,8 +246,18 @@ public final class WebKitBridgeTransport: BridgeTransport {
         }
     }
 
+    private func refuseNewWebView(_ action: gpointer?) {
+        guard let action else { return }
+        let request = webkit_navigation_action_get_request(OpaquePointer(action))
+        noteRefused(Self.uri(of: request))
+    }
+
     private func refuse(_ uri: String, decision: gpointer) {
         webkit_policy_decision_ignore(gbg_policy_decision(decision))
+        noteRefused(uri)
+    }
+
+    private func noteRefused(_ uri: String) {
         refusedNavigationCount += 1
         onNavigationRefused?(uri)
         if !originPolicy.allows(urlString: uri) { openExternally(uri) }
@@ -285,6 +295,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
             closure: { [unowned self] (decision: gpointer?, type: UInt32) in
                 decidePolicy(decision, type: type)
             } as Signal.DecidePolicy)
+        signals.connect(
+            view, "create", trampoline: Signal.create,
+            closure: { [unowned self] (action: gpointer?) in refuseNewWebView(action) } as Signal.Create)
         signals.connect(
             view, "destroy", trampoline: Signal.plain,
             closure: { [unowned self] in tearDown(reason: "The web view was closed") } as Signal.Plain)
