@@ -21,7 +21,7 @@ say() { printf '[camera-vm] %s\n' "$*" >&2; }
 elapsed() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # 1. Host packages (idempotent; apt is only called when something is missing).
-packages=(qemu-system-x86 busybox-static v4l-utils libv4l-dev kmod cpio xz-utils)
+packages=(qemu-system-x86 busybox-static v4l-utils libv4l-dev kmod cpio xz-utils make gcc-12 libjpeg-turbo-progs)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")

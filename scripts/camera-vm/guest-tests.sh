@@ -30,6 +30,6 @@ run_phase() {
     fi
 }
 
-run_phase main "VividCameraTests CameraDetectorTests" 13
+run_phase main "VividCameraTests LoopbackCameraTests CameraDetectorTests" 15
 run_phase unprivileged "UnprivilegedCameraTests CameraDetectorTests" 6 setpriv --reuid=65534 --regid=65534 --clear-groups
 exit $status
