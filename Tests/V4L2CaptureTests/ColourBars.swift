@@ -34,7 +34,7 @@ enum ColourBars {
             let bar = bars[x * bars.count / width]
             row += [bar.red ? level : 0, bar.green ? level : 0, bar.blue ? level : 0]
         }
-        return Array([[UInt8]](repeating: row, count: height).joined())
+        return repeated(row, times: height)
     }
 
     /// YUYV 4:2:2 (BT.601, limited range) of the bars.
@@ -47,12 +47,21 @@ enum ColourBars {
             let (y1, _, _) = yuv(pixels, at: x + 1)
             row += [y0, u, y1, v]
         }
-        return Array([[UInt8]](repeating: row, count: height).joined())
+        return repeated(row, times: height)
     }
 
     /// A binary PPM (P6) of the bars, for `cjpeg`.
     static func ppm(width: Int, height: Int) -> [UInt8] {
         Array("P6\n\(width) \(height)\n255\n".utf8) + rgb(width: width, height: height)
+    }
+
+    private static func repeated(_ row: [UInt8], times: Int) -> [UInt8] {
+        var image: [UInt8] = []
+        image.reserveCapacity(row.count * times)
+        for _ in 0..<times {
+            image.append(contentsOf: row)
+        }
+        return image
     }
 
     private static func yuv(_ pixels: [UInt8], at x: Int) -> (UInt8, UInt8, UInt8) {
