@@ -15,6 +15,13 @@ struct UnprivilegedFrameSourceTests {
         }
     }
 
+    @Test func availabilityIsDenied() async {
+        let auto = await CaptureCoordinator.availability(of: .auto)
+        #expect(auto.available && auto.permissionState == .denied)
+        let device = await CaptureCoordinator.availability(of: .device("/dev/video0"))
+        #expect(device.available && device.permissionState == .denied)
+    }
+
     @Test func autoStillOffersTheNodesSoTheReasonIsReported() async {
         let sources = await CaptureCoordinator.cameraSources(for: .auto)
         #expect(!sources.isEmpty)

@@ -1,3 +1,4 @@
+import GBGBridge
 import Glibc
 import Testing
 import V4L2Capture
@@ -40,6 +41,13 @@ struct V4L2FrameSourceTests {
         } catch {
             #expect(error.code == "CAMERA_UNAVAILABLE")
         }
+    }
+
+    @Test func availabilityWithoutACamera() async {
+        let none = await CaptureCoordinator.availability(of: .none)
+        #expect(!none.available && none.permissionState == .notApplicable)
+        let missing = await CaptureCoordinator.availability(of: .device("/nonexistent/video9"))
+        #expect(!missing.available && missing.permissionState == .notApplicable)
     }
 
     @Test func cameraChoiceParsesArguments() {

@@ -45,6 +45,15 @@ struct VividFrameSourceTests {
         #expect(await CaptureCoordinator.cameraSources(for: .none).isEmpty)
     }
 
+    @Test func availabilityIsGranted() async {
+        let auto = await CaptureCoordinator.availability(of: .auto)
+        #expect(auto.available && auto.permissionState == .granted)
+        let device = await CaptureCoordinator.availability(of: .device("/dev/video1"))
+        #expect(device.available && device.permissionState == .granted)
+        let missing = await CaptureCoordinator.availability(of: .device("/dev/video99"))
+        #expect(!missing.available)
+    }
+
     @Test func realFramesBecomeADocumentAndASealedSelfie() async throws {
         let source = V4L2FrameSource(path: "/dev/video0", request: .init(width: 1280, height: 720))
         let frames = try await CaptureCameraVM.frames(4, from: source.frames())
