@@ -58,7 +58,8 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-capture-bench",
             dependencies: [
-                "GBGBridgeCapture", "GBGBridge", "CWebKitGTK", .product(name: "Crypto", package: "swift-crypto"),
+                "GBGBridgeCapture", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
             swiftSettings: strict
