@@ -44,11 +44,6 @@ final class JourneyRun: BridgeHostDelegate {
         self.window = window
         window.defaultTitle = "GBG Bridge"
         window.developerExtrasEnabled = settings.inspector
-        if settings.journeyURL.isFileURL, let webView = window.webView {
-            // WebKit gives file pages the opaque origin "null" unless file pages may read file URLs;
-            // with this setting they post from the "file://" origin the origin policy expects.
-            webkit_settings_set_allow_file_access_from_file_urls(webkit_web_view_get_settings(webView), 1)
-        }
         window.onLoadFailed = { [unowned self] url, message in
             finish(.journeyFailed("could not load the journey \(url): \(message)"))
         }

@@ -65,6 +65,11 @@ guard gtk_init_check(nil, nil) != 0 else {
 
 let run = JourneyRun(settings: settings, log: log)
 JourneyRun.current = run
+// A parent may hand down a blocked signal mask; these signals must reach the handlers below.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signalNumber) }
+pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
     g_unix_signal_add(signalNumber, { data in
         let signalNumber = Int32(Int(bitPattern: data))

@@ -187,6 +187,38 @@ struct ShellJourneyTests {
         #expect(stderr.contains("web process died twice"))
     }
 
+    @Test("--camera none: both capture capabilities are reported unsupported and requests answered unsupported")
+    func noCamera() throws {
+        let run = try ShellRun.run(
+            [basicJourney, "--headless", "--camera", "none", "--exit-on", "test.done", "--timeout", "60"],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let result = try run.resultObject()
+        let capabilities = object(object(result["query"])["capabilities"])
+        #expect(object(capabilities["camera.document"])["supported"] as? Bool == false)
+        #expect(object(capabilities["camera.selfie"])["supported"] as? Bool == false)
+        #expect(object(result["document"])["status"] as? String == "unsupported")
+        #expect(object(result["selfie"])["status"] as? String == "unsupported")
+    }
+
+    @Test("SIGTERM ends the run with status 143, still writing the screenshot and keeping the log")
+    func terminated() throws {
+        let logPath = file("terminated.jsonl")
+        let screenshot = file("terminated.png")
+        let (process, _, errors) = try ShellRun.start(
+            [silentJourney, "--headless", "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
+             "--screenshot", screenshot],
+            scratch: scratch)
+        defer { if process.isRunning { process.terminate() } }
+        try waitForLog(logPath, toContain: "test.loaded", times: 1)
+        kill(process.processIdentifier, SIGTERM)
+        try ShellRun.wait(for: process, limit: 30)
+        #expect(process.terminationStatus == 143)
+        #expect(try String(contentsOf: errors, encoding: .utf8).contains("stopped by signal 15"))
+        let facts = try ScreenshotCheck.facts(of: screenshot)
+        #expect(facts.width == 1280 && facts.height == 900)
+    }
+
     // MARK: Helpers
 
     private func waitForLog(_ path: String, toContain text: String, times: Int) throws {
