@@ -74,16 +74,22 @@ final class JourneyRun: BridgeHostDelegate {
     private func installCaptureAnswers() async {
         let usesCamera = !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted
         if usesCamera {
-            let coordinator = CaptureCoordinator(
-                host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
-                autoCaptureAfter: settings.autoCapture)
-            await coordinator.install()
-            self.coordinator = coordinator
-            if settings.camera != .none {
-                let detected = CameraDetector.check()
-                host.documentCapture.permissionState = detected.permissionState
-                host.selfieCapture.permissionState = detected.permissionState
+            let coordinator: CaptureCoordinator
+            if settings.usesTestPattern {
+                coordinator = CaptureCoordinator(
+                    host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
+                    sources: { [SyntheticFrameSource(name: "Test pattern", width: 1280, height: 720, framesPerSecond: 15)] })
+            } else {
+                coordinator = CaptureCoordinator(
+                    host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
+                    autoCaptureAfter: settings.autoCapture)
             }
+            await coordinator.install()
+            if settings.usesTestPattern {
+                host.documentCapture.permissionState = .granted
+                host.selfieCapture.permissionState = .granted
+            }
+            self.coordinator = coordinator
         }
         ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
         ScriptedCaptures.install(

@@ -49,8 +49,8 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The camera for captures: a device such as /dev/video0, auto (the first camera found) or none (captures unsupported).",
-            valueName: "device|auto|none"))
+            "The camera for captures: a device such as /dev/video0, auto (the first camera found), none (captures unsupported) or test-pattern (a generated picture, no hardware).",
+            valueName: "device|auto|none|test-pattern"))
     var camera: String = "auto"
 
     @Option(

@@ -27,6 +27,8 @@ struct ShellSettings {
     var inspector: Bool
     var hostVersion: String
     var camera: CameraChoice
+    /// `--camera test-pattern`: a generated picture instead of a device.
+    var usesTestPattern: Bool
     var selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     var selfieRecipientKeyIsDemo: Bool
     var documentAnswer: CaptureAnswer
@@ -52,9 +54,10 @@ struct ShellSettings {
         allowedOrigins = command.allowedOrigins
         inspector = command.inspector
         hostVersion = command.hostVersion
-        camera = CameraChoice(argument: command.camera)
+        usesTestPattern = command.camera == "test-pattern"
+        camera = usesTestPattern ? .auto : CameraChoice(argument: command.camera)
         if case .device(let path) = camera, !path.hasPrefix("/dev/") {
-            throw .usage("--camera takes a device such as /dev/video0, auto or none, not '\(path)'")
+            throw .usage("--camera takes a device such as /dev/video0, auto, none or test-pattern, not '\(path)'")
         }
 
         if let path = command.selfieRecipientKey {

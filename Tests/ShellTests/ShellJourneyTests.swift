@@ -219,6 +219,25 @@ struct ShellJourneyTests {
         #expect(facts.width == 1280 && facts.height == 900)
     }
 
+    @Test("--camera test-pattern --auto-capture: the real capture window answers both captures by itself")
+    func captureWindowAutoCapture() throws {
+        let run = try ShellRun.run(
+            ["--headless", "--camera", "test-pattern", "--auto-capture", "0.5", "--exit-on", "journey.complete",
+             "--timeout", "60"],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let steps = object(try run.resultObject()["steps"])
+        let document = object(steps["document"])
+        #expect(document["status"] as? String == "success")
+        #expect(document["width"] as? Int == 1280)
+        #expect(document["height"] as? Int == 720)
+        #expect(document["mimeType"] as? String == "image/png")
+        let selfie = object(steps["selfie"])
+        #expect(selfie["status"] as? String == "success")
+        #expect(selfie["mimeType"] as? String == "image/jpeg")
+        #expect((selfie["encryptedBlobBytes"] as? Int ?? 0) > 0)
+    }
+
     // MARK: Helpers
 
     private func waitForLog(_ path: String, toContain text: String, times: Int) throws {
