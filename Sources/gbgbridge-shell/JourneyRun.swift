@@ -78,7 +78,9 @@ final class JourneyRun: BridgeHostDelegate {
             if settings.usesTestPattern {
                 coordinator = CaptureCoordinator(
                     host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
-                    sources: { [SyntheticFrameSource(name: "Test pattern", width: 1280, height: 720, framesPerSecond: 15)] })
+                    sources: {
+                        [SyntheticFrameSource(name: "Test pattern", width: 1280, height: 720, framesPerSecond: 15)]
+                    })
             } else {
                 coordinator = CaptureCoordinator(
                     host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
@@ -101,7 +103,8 @@ final class JourneyRun: BridgeHostDelegate {
         case .cancel, .fail: seals = false
         }
         if settings.selfieRecipientKeyIsDemo, seals {
-            ShellOutput.note("note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
+            ShellOutput.note(
+                "note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
         }
     }
 

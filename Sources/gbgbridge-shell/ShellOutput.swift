@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the shell writes: stdout carries only the `--exit-on` event's data, everything else

@@ -75,10 +75,13 @@ struct ShellSettings {
             command.cancelCaptures ? .cancel : command.failCaptures.map { .fail(code: $0) } ?? .camera
         documentAnswer = fallback
         selfieAnswer = fallback
-        if let path = command.documentImage { documentAnswer = try Self.imageAnswer(path: path, option: "--document-image") }
+        if let path = command.documentImage {
+            documentAnswer = try Self.imageAnswer(path: path, option: "--document-image")
+        }
         if let path = command.selfieImage { selfieAnswer = try Self.imageAnswer(path: path, option: "--selfie-image") }
         if case .image = selfieAnswer, selfieRecipientKey == nil {
-            throw .usage("--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
+            throw .usage(
+                "--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
         }
         autoCapture = command.autoCapture.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         messageLogPath = command.messageLog
@@ -158,7 +161,8 @@ struct ShellSettings {
         do {
             return try SelfieRecipientKey.publicKey(pem: String(decoding: data, as: UTF8.self))
         } catch {
-            throw .usage("--selfie-recipient-key: \(path) is not an X25519 public key in PEM form (\(error.description))")
+            throw .usage(
+                "--selfie-recipient-key: \(path) is not an X25519 public key in PEM form (\(error.description))")
         }
     }
 }

@@ -19,8 +19,10 @@ struct ShellJourneyTests {
     func demoJourney() throws {
         let screenshot = file("demo.png")
         let run = try ShellRun.run(
-            ["--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
-             "--exit-on", "journey.complete", "--timeout", "60", "--screenshot", screenshot],
+            [
+                "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
+                "--exit-on", "journey.complete", "--timeout", "60", "--screenshot", screenshot,
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
@@ -45,8 +47,10 @@ struct ShellJourneyTests {
     @Test("success path: typed results carry the files' true sizes; unknown actions get UNSUPPORTED_ACTION")
     func successPath() throws {
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
-             "--exit-on", "test.done", "--timeout", "60"],
+            [
+                basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
+                "--exit-on", "test.done", "--timeout", "60",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
@@ -87,8 +91,10 @@ struct ShellJourneyTests {
     @Test("failure path: --fail-captures CODE answers error with that code; an image still wins for its slot")
     func failurePath() throws {
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--fail-captures", "CAMERA_DENIED", "--selfie-image", selfieImage,
-             "--exit-on", "test.done", "--timeout", "60"],
+            [
+                basicJourney, "--headless", "--fail-captures", "CAMERA_DENIED", "--selfie-image", selfieImage,
+                "--exit-on", "test.done", "--timeout", "60",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
@@ -116,8 +122,10 @@ struct ShellJourneyTests {
     func messageLog() throws {
         let logPath = file("messages.jsonl")
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
-             "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath],
+            [
+                basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
+                "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
@@ -159,8 +167,10 @@ struct ShellJourneyTests {
     func messageLogWithPayloads() throws {
         let logPath = file("payloads.jsonl")
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--document-image", documentImage, "--cancel-captures",
-             "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath, "--log-payloads"],
+            [
+                basicJourney, "--headless", "--document-image", documentImage, "--cancel-captures",
+                "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath, "--log-payloads",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let log = try String(contentsOfFile: logPath, encoding: .utf8)
@@ -206,8 +216,10 @@ struct ShellJourneyTests {
         let logPath = file("terminated.jsonl")
         let screenshot = file("terminated.png")
         let (process, _, errors) = try ShellRun.start(
-            [silentJourney, "--headless", "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
-             "--screenshot", screenshot],
+            [
+                silentJourney, "--headless", "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
+                "--screenshot", screenshot,
+            ],
             scratch: scratch)
         defer { if process.isRunning { process.terminate() } }
         try waitForLog(logPath, toContain: "test.loaded", times: 1)
@@ -222,8 +234,10 @@ struct ShellJourneyTests {
     @Test("--camera test-pattern --auto-capture: the real capture window answers both captures by itself")
     func captureWindowAutoCapture() throws {
         let run = try ShellRun.run(
-            ["--headless", "--camera", "test-pattern", "--auto-capture", "0.5", "--exit-on", "journey.complete",
-             "--timeout", "60"],
+            [
+                "--headless", "--camera", "test-pattern", "--auto-capture", "0.5", "--exit-on", "journey.complete",
+                "--timeout", "60",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let steps = object(try run.resultObject()["steps"])
