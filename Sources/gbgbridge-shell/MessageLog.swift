@@ -43,18 +43,11 @@ final class MessageLog {
         let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let line =
             "{\"t\":\(milliseconds),\"dir\":\"\(traffic.direction.rawValue)\",\"message\":\(envelopeText(traffic))}\n"
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                ShellOutput.note(
-                    "warning: could not write to the message log \(path): \(String(cString: strerror(errno)))")
-                close()
-                return
-            }
-            offset += written
+        let failure = ShellOutput.writeAll(line, to: fd)
+        if failure != 0 {
+            ShellOutput.note(
+                "warning: could not write to the message log \(path): \(String(cString: strerror(failure)))")
+            close()
         }
     }
 
