@@ -68,6 +68,7 @@ public final class CaptureWindow {
         self.autoCaptureAfter = autoCaptureAfter
         self.onFinish = onFinish
         self.renderer = PreviewRenderer(kind: kind)
+        renderer.placeholder = "Starting the camera…"
 
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         preview = gtk_drawing_area_new()
@@ -296,6 +297,7 @@ public final class CaptureWindow {
         phase = .failed
         autoCaptureTask?.cancel()
         renderer.clear()
+        renderer.placeholder = "Camera disconnected"
         gtk_widget_queue_draw(preview)
         setStatus(message, isError: true)
         updateControls()
@@ -306,6 +308,7 @@ public final class CaptureWindow {
         guard index >= 0, index < sources.count, index != sourceIndex, phase != .finished else { return }
         sourceIndex = index
         renderer.clear()
+        renderer.placeholder = "Starting \(sources[index].name)…"
         gtk_widget_queue_draw(preview)
         phase = .waitingForFrames
         setStatus("Starting \(sources[index].name)…")
@@ -315,6 +318,8 @@ public final class CaptureWindow {
                 try await self?.startStream()
             } catch {
                 guard let self, self.sourceIndex == index else { return }
+                self.renderer.placeholder = "Camera unavailable"
+                gtk_widget_queue_draw(self.preview)
                 self.setStatus("\(self.sources[index].name) cannot be used: \(error.message)", isError: true)
             }
         }
