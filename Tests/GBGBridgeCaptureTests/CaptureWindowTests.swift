@@ -240,6 +240,18 @@ struct CaptureWindowTests {
         #expect(!host.selfieCapture.isSupported)
     }
 
+    @Test func syntheticCameraChoiceRunsEndToEnd() async throws {
+        let coordinator = CaptureCoordinator(
+            host: host, camera: .synthetic, selfieRecipientKey: try DemoKeys.publicKey(),
+            autoCaptureAfter: .milliseconds(200))
+        await coordinator.install()
+        #expect(host.documentCapture.isSupported && host.documentCapture.permissionState == .granted)
+        host.receive(text: requestJSON("camera.selfie.capture", id: "selfie-synthetic"))
+        let message = try await response("selfie-synthetic")
+        #expect(message.payload.status == .success)
+        #expect(message.payload.data?["imageWidth"]?.numberValue == 1280)
+    }
+
     @Test func pageResetClosesTheWindow() async throws {
         let coordinator = try await makeCoordinator()
         let window = try await openWindow(coordinator, kind: .document, id: "doc-reset")

@@ -111,6 +111,8 @@ public final class CaptureCoordinator {
         switch camera {
         case .none:
             return CameraAvailability(available: false, permissionState: .notApplicable)
+        case .synthetic:
+            return CameraAvailability(available: true, permissionState: .granted)
         case .auto:
             let detected = CameraDetector.result(for: await scanCameras())
             return CameraAvailability(available: detected.hardwareAvailable, permissionState: detected.permissionState)
@@ -188,6 +190,8 @@ public final class CaptureCoordinator {
         switch choice {
         case .none:
             return []
+        case .synthetic:
+            return [SyntheticFrameSource(name: "Synthetic test camera")]
         case .device(let path):
             let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: false) }.value
             return [device.map { V4L2FrameSource(device: $0) } ?? V4L2FrameSource(path: path)]
