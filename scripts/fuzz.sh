@@ -8,6 +8,9 @@ export SWIFT_BACKTRACE=enable=no
 seconds="${FUZZ_SECONDS:-60}"
 build_path=.build/fuzz
 
+# SwiftPM does not notice files added to a path dependency unless the manifest changes,
+# so make it plan the build again.
+touch Package.swift
 swift build --product GBGBridgeFuzz -c release --sanitize fuzzer \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --build-path "$build_path"
 fuzzer="$build_path/release/GBGBridgeFuzz"

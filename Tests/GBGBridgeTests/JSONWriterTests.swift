@@ -61,4 +61,15 @@ import Testing
         }
         #expect(try deeper.jsonText(maxDepth: limit + 1) == nested(depth: limit + 1))
     }
+
+    @Test(arguments: ["\"", "\\", "\n", "\u{1}", "\u{1f}", "é", "\u{2028}", "\u{2029}", "😀", "\u{7f}", " "])
+    func specialCharactersAtEveryOffsetSurviveTheWordScan(special: String) throws {
+        for offset in 0..<24 {
+            let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 24 - offset)
+            let json = try JSONValue.string(text).jsonText()
+            #expect(try JSONValue(parsing: json) == .string(text))
+            #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
+            #expect(json.utf8.filter { $0 < 0x20 }.isEmpty)
+        }
+    }
 }
