@@ -76,6 +76,12 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("soup-3.0")]
         ),
+        .executableTarget(
+            name: "gbgbridge-webkit-bench",
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            path: "Benchmarks/WebKitBenchmarks",
+            swiftSettings: strict
+        ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
         .testTarget(

@@ -12,7 +12,7 @@ struct TransportScenarioTests {
         "scenario",
         arguments: [
             "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
-            "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot",
+            "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
         ])
     func scenario(_ name: String) throws {
         let run = try TestHost.run(scenario: name)
