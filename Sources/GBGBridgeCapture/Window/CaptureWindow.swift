@@ -207,6 +207,7 @@ public final class CaptureWindow {
     /// source cannot be opened; the window is then not shown and `onFinish` is not called.
     public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
+        guard !isClosed else { return }
         if let parent {
             gtk_window_set_transient_for(gtkCast(window), parent)
             gtk_window_set_modal(gtkCast(window), 1)
