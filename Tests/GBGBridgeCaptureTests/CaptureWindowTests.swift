@@ -154,6 +154,29 @@ struct CaptureWindowTests {
         #expect(window.isClosed)
     }
 
+    @Test func failureDuringReviewKeepsThePhotoUsable() async throws {
+        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 4)])
+        let window = try await openWindow(coordinator, kind: .document, id: "doc-review-ok")
+        gtk_button_clicked(gtkCast(window.captureButton))
+        await GTKTestEnvironment.pump(for: .milliseconds(400))
+        #expect(window.phase == .reviewing)
+        gtk_button_clicked(gtkCast(window.useButton))
+        let message = try await response("doc-review-ok")
+        #expect(message.payload.status == .success)
+    }
+
+    @Test func retakeAfterFailureDuringReviewReportsIt() async throws {
+        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 4)])
+        let window = try await openWindow(coordinator, kind: .document, id: "doc-review-fail")
+        gtk_button_clicked(gtkCast(window.captureButton))
+        await GTKTestEnvironment.pump(for: .milliseconds(400))
+        gtk_button_clicked(gtkCast(window.retakeButton))
+        let message = try await response("doc-review-fail")
+        #expect(message.payload.error?.code == "CAMERA_DISCONNECTED")
+        #expect(window.isShowingError)
+        window.close()
+    }
+
     @Test(arguments: [
         (FrameSourceError.permissionDenied("Add your user to the video group"), "PERMISSION_DENIED", true),
         (FrameSourceError.busy("in use"), "CAMERA_BUSY", true),
@@ -197,6 +220,36 @@ struct CaptureWindowTests {
         let message = try await response("doc-gone")
         #expect(message.payload.error?.code == "CAMERA_UNAVAILABLE")
         #expect(message.payload.error?.recoverable == false)
+    }
+
+    @Test func onlyTheServedSlotsAreTouched() async throws {
+        host.selfieCapture.handler = { _ in .cancelled(reason: "scripted") }
+        let coordinator = CaptureCoordinator(host: host, selfieRecipientKey: try DemoKeys.publicKey(), sources: { [] })
+        await coordinator.install(for: [.document])
+        #expect(coordinator.servedKinds == [.document])
+        #expect(!host.documentCapture.isSupported)
+        #expect(host.selfieCapture.isSupported)
+    }
+
+    @Test func withoutARecipientKeyTheSelfieSlotIsNotOffered() async throws {
+        let coordinator = CaptureCoordinator(
+            host: host, selfieRecipientKey: nil, sources: { [SyntheticFrameSource(width: 320, height: 240)] })
+        await coordinator.install()
+        #expect(coordinator.servedKinds == [.document])
+        #expect(host.documentCapture.isSupported)
+        #expect(!host.selfieCapture.isSupported)
+    }
+
+    @Test func syntheticCameraChoiceRunsEndToEnd() async throws {
+        let coordinator = CaptureCoordinator(
+            host: host, camera: .synthetic, selfieRecipientKey: try DemoKeys.publicKey(),
+            autoCaptureAfter: .milliseconds(200))
+        await coordinator.install()
+        #expect(host.documentCapture.isSupported && host.documentCapture.permissionState == .granted)
+        host.receive(text: requestJSON("camera.selfie.capture", id: "selfie-synthetic"))
+        let message = try await response("selfie-synthetic")
+        #expect(message.payload.status == .success)
+        #expect(message.payload.data?["imageWidth"]?.numberValue == 1280)
     }
 
     @Test func pageResetClosesTheWindow() async throws {

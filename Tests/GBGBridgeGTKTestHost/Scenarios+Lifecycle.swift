@@ -76,8 +76,14 @@ extension Scenarios {
                 journey.window.noticeText ?? "nil")
             await harness.pause(0.5)
             let path = "/tmp/gbgbridge-gtk-crash-notice.png"
-            try? await journey.window.saveSnapshot(toPNG: path)
-            harness.note("screenshot after crash: \(path)")
+            let window = gbg_widget(journey.window.window)
+            let width = gtk_widget_get_allocated_width(window)
+            let height = gtk_widget_get_allocated_height(window)
+            if let pixbuf = gdk_pixbuf_get_from_window(gtk_widget_get_window(window), 0, 0, width, height) {
+                gdk_pixbuf_savev(pixbuf, path, "png", nil, nil, nil)
+                g_object_unref(UnsafeMutableRawPointer(pixbuf))
+                harness.note("window screenshot after the crash: \(path)")
+            }
         }
     }
 
@@ -172,6 +178,24 @@ extension Scenarios {
         journey.host.send(event: "test.event", data: [:])
         await journey.flush()
         harness.check(journey.host.lastError?.contains("journey bug") == true, "evaluation error reaches lastError",
+            journey.host.lastError ?? "nil")
+
+        journey.run("""
+            window.seen = [];
+            window.GBGBridge.receive = function (m) {
+              if (m.payload.action === 'test.bad') { throw new Error('bad message'); }
+              seen.push(m.payload.action);
+            };
+            """)
+        await journey.flush()
+        journey.host.clearError()
+        for action in ["test.one", "test.bad", "test.two"] {
+            journey.host.send(event: action, data: [:])
+        }
+        await journey.flush()
+        let seen = await harness.evaluate("seen", in: journey.webView)
+        harness.check(seen == #"["test.one","test.two"]"#, "a throwing receive does not stop later messages", seen ?? "nil")
+        harness.check(journey.host.lastError?.contains("bad message") == true, "the failing message is reported",
             journey.host.lastError ?? "nil")
     }
 

@@ -1,4 +1,7 @@
 import CWebKitGTK
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
@@ -14,6 +17,12 @@ extension Scenarios {
             <!doctype html><script>
             parent.postMessage(\(forged), "*");
             parent.postMessage({ probe: "cross-origin frame has webkit: " + (typeof window.webkit) }, "*");
+            try {
+              parent.dispatchEvent(new CustomEvent("__gbgBridgeRelay", { detail: { kind: "message", body: "{}" } }));
+              parent.postMessage({ probe: "dispatch allowed" }, "*");
+            } catch (e) {
+              parent.postMessage({ probe: "dispatch blocked" }, "*");
+            }
             </script>
             """)
         let sandboxed = "<script>parent.postMessage(\(forged), &quot;*&quot;);</script>"
@@ -35,7 +44,9 @@ extension Scenarios {
         let probes = await harness.evaluate("probes", in: journey.webView)
         harness.check(probes?.contains("cross-origin frame has webkit: undefined") == true,
             "frames get no message handler", probes ?? "nil")
-        harness.check(probes?.contains("__gbgBridgeRelay") == false, "relayed messages are hidden from the page",
+        harness.check(probes?.contains("__gbgBridgeRelay") == false, "forged relay messages are hidden from the page",
+            probes ?? "nil")
+        harness.check(probes?.contains("dispatch blocked") == true, "a cross-origin frame cannot dispatch to the relay",
             probes ?? "nil")
     }
 
@@ -60,6 +71,7 @@ extension Scenarios {
         let location = await harness.evaluate("location.href", in: journey.webView)
         harness.check(location == "\"\(server.url("/"))\"", "journey page stays", location ?? "nil")
 
+        webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(journey.webView), 1)
         let newWindow = await withCheckedContinuation { continuation in
             transport.onNavigationRefused = { continuation.resume(returning: $0) }
             journey.run("window.open('\(server.url("/second.html", otherOrigin: true))')")
@@ -74,8 +86,33 @@ extension Scenarios {
         _ = await journey.inbox.next("test.sync")
         harness.check(true, "second page talks to the host")
 
-        journey.window.url = URL(string: server.url("/"))!
-        _ = await journey.inbox.next("test.pageReady")
-        harness.check(true, "setting url navigates")
+        journey.window.url = URL(string: server.url("/elsewhere.html"))!
+        let moved = await journey.inbox.next("test.pageReady")
+        harness.check(moved.payload.data?["url"] == .string(server.url("/elsewhere.html")), "setting url navigates")
+    }
+}
+
+extension Scenarios {
+    /// A journey opened from a local file (as the bundled demo is) talks to the host.
+    @MainActor
+    static func fileOrigin(_ harness: Harness) async {
+        let journey = Journey()
+        let directory = "/tmp/gbgbridge-gtk-file-origin-\(getpid())"
+        g_mkdir_with_parents(directory, 0o700)
+        let html = page(title: "File journey").replacing("<script src=\"/lib.js\"></script>", with: "<script>\(pageLibrary)</script>")
+        let path = directory + "/index.html"
+        g_file_set_contents(path, html, -1, nil)
+        journey.window = BridgeJourneyWindow(url: URL(fileURLWithPath: path), host: journey.host, width: 800, height: 600)
+        journey.window.show()
+        let ready = await journey.inbox.next("test.pageReady")
+        harness.check(ready.payload.data?["url"] == .string("file://" + path), "file journey reaches the host")
+        harness.check(journey.window.transport.originPolicy.allowedOrigins == ["file://"], "file origin allowed",
+            "\(journey.window.transport.originPolicy.allowedOrigins)")
+        journey.host.send(event: "test.native", data: [:])
+        await journey.flush()
+        let count = await harness.evaluate("received.length", in: journey.webView)
+        harness.check(count == "2", "file journey receives host.ready and the event", count ?? "nil")
+        unlink(path)
+        rmdir(directory)
     }
 }

@@ -26,6 +26,7 @@ public final class CaptureCapability {
     @ObservationIgnored private var waiter: CheckedContinuation<CaptureResult, Never>?
     @ObservationIgnored private var bufferedResult: CaptureResult?
     @ObservationIgnored private var activeToken: UInt64 = 0
+    @ObservationIgnored private var cancellationReason: String?
 
     public init(id: String, actionId: String, version: String? = nil) {
         self.id = id
@@ -50,10 +51,10 @@ public final class CaptureCapability {
     /// Suspends until ``complete(_:)`` delivers the result of the active request.
     ///
     /// Returns at once with `.cancelled` when no request is active (for example after
-    /// the page navigated away).
+    /// the page navigated away, with the reason given to the host).
     public func awaitCompletion() async -> CaptureResult {
         guard activeRequest != nil else {
-            return .cancelled(reason: "No \(id) capture request is active")
+            return .cancelled(reason: cancellationReason ?? "No \(id) capture request is active")
         }
         if let result = bufferedResult {
             bufferedResult = nil
@@ -88,6 +89,7 @@ extension CaptureCapability {
         activeToken &+= 1
         activeRequest = request
         bufferedResult = nil
+        cancellationReason = nil
         return activeToken
     }
 
@@ -103,6 +105,7 @@ extension CaptureCapability {
         guard activeRequest != nil else { return }
         activeToken &+= 1
         activeRequest = nil
+        cancellationReason = reason
         bufferedResult = nil
         if let waiter {
             self.waiter = nil

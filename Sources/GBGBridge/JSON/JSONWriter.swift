@@ -73,10 +73,27 @@ struct JSONWriter: ~Copyable {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            let count = utf8.count
+            if count > 4096, bytes.capacity - bytes.count < count + 2 {
+                bytes.reserveCapacity(bytes.count + count + count / 8 + 64)
+            }
+            let base = UnsafeRawPointer(utf8.baseAddress)
             var runStart = 0
             var position = 0
-            while position < utf8.count {
+            while position < count {
+                if let base, position + 8 <= count,
+                    !ByteScan.isSpecial(base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                {
+                    position += 8
+                    continue
+                }
                 let byte = utf8[position]
+                // Fast path: everything except quote, backslash, control bytes and the
+                // lead byte of U+2028/U+2029 is copied as is.
+                if byte >= 0x20, byte != 0x22, byte != 0x5C, byte != 0xE2 {
+                    position += 1
+                    continue
+                }
                 let escape: StaticString?
                 var width = 1
                 switch byte {
@@ -87,16 +104,19 @@ struct JSONWriter: ~Copyable {
                 case 0x09: escape = "\\t"
                 case 0x08: escape = "\\b"
                 case 0x0C: escape = "\\f"
-                case 0..<0x20: escape = nil
-                case 0xE2 where position + 2 < utf8.count && utf8[position + 1] == 0x80
-                    && (utf8[position + 2] == 0xA8 || utf8[position + 2] == 0xA9):
+                case 0xE2:
+                    guard position + 2 < count, utf8[position + 1] == 0x80, utf8[position + 2] == 0xA8 || utf8[position + 2] == 0xA9
+                    else {
+                        position += 1
+                        continue
+                    }
                     escape = utf8[position + 2] == 0xA8 ? "\\u2028" : "\\u2029"
                     width = 3
-                default:
-                    position += 1
-                    continue
+                default: escape = nil
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                if position > runStart {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                }
                 if let escape {
                     raw(escape)
                 } else {
@@ -105,15 +125,17 @@ struct JSONWriter: ~Copyable {
                 position += width
                 runStart = position
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            if count > runStart {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+            }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendControlEscape(_ byte: UInt8) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        let hexDigits: StaticString = "0123456789abcdef"
         raw("\\u00")
-        bytes.append(hex[Int(byte >> 4)])
-        bytes.append(hex[Int(byte & 0x0F)])
+        bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
+        bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
     }
 }

@@ -28,13 +28,15 @@ public final class CaptureWindow {
     private let onFinish: @MainActor (CaptureResult) -> Void
 
     private(set) var phase: Phase = .waitingForFrames
-    private(set) var framesShown = 0
+    /// Frames displayed so far (for diagnostics and benchmarks).
+    public private(set) var framesShown = 0
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
     private let renderer: PreviewRenderer
     private var streamTask: Task<Void, Never>?
     private var autoCaptureTask: Task<Void, Never>?
     private var streamGeneration = 0
+    private var failureDuringReview: FrameSourceError?
 
     let window: UnsafeMutablePointer<GtkWidget>
     let preview: UnsafeMutablePointer<GtkWidget>
@@ -66,6 +68,7 @@ public final class CaptureWindow {
         self.autoCaptureAfter = autoCaptureAfter
         self.onFinish = onFinish
         self.renderer = PreviewRenderer(kind: kind)
+        renderer.placeholder = "Starting the camera…"
 
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         preview = gtk_drawing_area_new()
@@ -200,10 +203,16 @@ public final class CaptureWindow {
 
     // MARK: Lifecycle
 
-    /// Starts the selected source and shows the window. Throws when the source cannot be opened; the
-    /// window is then not shown and `onFinish` is not called.
-    public func present() async throws(FrameSourceError) {
+    /// Starts the selected source and shows the window (modal over `parent` when given). Throws when the
+    /// source cannot be opened; the window is then not shown and `onFinish` is not called.
+    public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
+        guard !isClosed else { return }
+        if let parent {
+            gtk_window_set_transient_for(gtkCast(window), parent)
+            gtk_window_set_modal(gtkCast(window), 1)
+            gtk_window_set_position(gtkCast(window), GTK_WIN_POS_CENTER_ON_PARENT)
+        }
         gtk_widget_show_all(window)
         updateControls()
         gtk_window_present(gtkCast(window))
@@ -270,9 +279,15 @@ public final class CaptureWindow {
         guard generation == streamGeneration, phase != .finished, phase != .failed else { return }
         streamTask = nil
         if phase == .reviewing || phase == .encoding {
-            // The photo is already taken; the user can still use it.
+            // The photo is already taken: the user can still use it; Retake reports the failure.
+            failureDuringReview = failure
             return
         }
+        reportFailure(failure)
+    }
+
+    /// Shows a stream failure in the window and answers the slot `CAMERA_DISCONNECTED`.
+    private func reportFailure(_ failure: FrameSourceError) {
         let message: String
         switch failure {
         case .disconnected(let detail):
@@ -283,6 +298,7 @@ public final class CaptureWindow {
         phase = .failed
         autoCaptureTask?.cancel()
         renderer.clear()
+        renderer.placeholder = "Camera disconnected"
         gtk_widget_queue_draw(preview)
         setStatus(message, isError: true)
         updateControls()
@@ -293,6 +309,7 @@ public final class CaptureWindow {
         guard index >= 0, index < sources.count, index != sourceIndex, phase != .finished else { return }
         sourceIndex = index
         renderer.clear()
+        renderer.placeholder = "Starting \(sources[index].name)…"
         gtk_widget_queue_draw(preview)
         phase = .waitingForFrames
         setStatus("Starting \(sources[index].name)…")
@@ -302,6 +319,8 @@ public final class CaptureWindow {
                 try await self?.startStream()
             } catch {
                 guard let self, self.sourceIndex == index else { return }
+                self.renderer.placeholder = "Camera unavailable"
+                gtk_widget_queue_draw(self.preview)
                 self.setStatus("\(self.sources[index].name) cannot be used: \(error.message)", isError: true)
             }
         }
@@ -334,6 +353,11 @@ public final class CaptureWindow {
     func retake() {
         guard phase == .reviewing else { return }
         chosen = nil
+        if let failure = failureDuringReview {
+            failureDuringReview = nil
+            reportFailure(failure)
+            return
+        }
         phase = .live
         setStatus(nil)
         updateControls()
