@@ -44,6 +44,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public private(set) var webProcessTerminationCount = 0
     /// Whether the page is reloaded automatically after its web process terminates.
     public var reloadsAfterWebProcessTermination = true
+    /// How many automatic reloads after a termination are allowed, so a page that
+    /// always crashes does not reload forever.
+    public var maximumReloadsAfterTermination = 3
     /// Whether a document is currently able to receive messages.
     public var isPageReady: Bool {
         if case .ready = pageState { return true }
@@ -250,7 +253,11 @@ public final class WebKitBridgeTransport: BridgeTransport {
         pageState = .none
         committedURI = nil
         onWebProcessTerminated?(description)
-        if reloadsAfterWebProcessTermination, let webView { webkit_web_view_reload(webView) }
+        if reloadsAfterWebProcessTermination, webProcessTerminationCount <= maximumReloadsAfterTermination,
+            let webView
+        {
+            webkit_web_view_reload(webView)
+        }
     }
 
     private func loadFailed(uri: String, message: String, cancelled: Bool) -> Bool {

@@ -179,7 +179,13 @@ public final class BridgeJourneyWindow {
         }
         transport.onLoadFailed = { [unowned self] url, message in onLoadFailed?(url, message) }
         transport.onWebProcessTerminated = { [unowned self] reason in
-            showNotice("\(reason). The journey has been reloaded; any step in progress was cancelled.")
+            let reloaded =
+                transport.reloadsAfterWebProcessTermination
+                && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
+            showNotice(
+                reloaded
+                    ? "\(reason). The journey has been reloaded; any step in progress was cancelled."
+                    : "\(reason) again. The journey was stopped; close the window and try again.")
             onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
         }
 
