@@ -39,7 +39,12 @@ if ((${#missing[@]})); then
 fi
 
 # 2. Guest kernel, modules and initramfs, cached per kernel package.
-kernel_package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+resolve_kernel() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }'; }
+kernel_package=$(resolve_kernel)
+if [[ -z $kernel_package ]]; then
+    apt-get update -o DPkg::Lock::Timeout=600 >&2
+    kernel_package=$(resolve_kernel)
+fi
 [[ -n $kernel_package ]] || { say "cannot resolve the kernel package behind linux-image-amd64"; exit 1; }
 kernel_dir=$cache/$kernel_package
 if [[ ! -f $kernel_dir/ready ]]; then
@@ -70,7 +75,9 @@ unprivileged_expected=$(count_tests "$unprivileged_suites")
 
 # 4. Boot the guest; it runs scripts/camera-vm/guest-tests.sh and writes results to the share.
 results=$cache/run.$$
-rm -rf "$cache"/run.*
+for stale in "$cache"/run.*; do
+    [[ -d $stale ]] && ! kill -0 "${stale##*.}" 2>/dev/null && rm -rf "$stale"
+done
 mkdir -p "$results"
 chmod 0777 "$results"
 cat >"$results/job.sh" <<JOB
