@@ -75,9 +75,11 @@ deb=$(realpath "$deb")
 
 # 2. A clean root, and everything that must be undone.
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/gbgbridge-install-test.XXXXXX")
+chmod 0755 "$root"
 cleanup() {
     local status=$? pid mount
     set +e
+    [ $status = 0 ] || printf '  %s\n' "${timings[@]}" >&2
     for pid in /proc/[0-9]*; do
         [ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
     done
@@ -101,6 +103,7 @@ tarball=$cache/$suite-minbase-$arch.tar
 if [ -f "$tarball" ]; then
     say "unpacking the cached $suite minbase root"
     tar -C "$root" --numeric-owner -xpf "$tarball"
+    chmod 0755 "$root"
     phase_done "minbase root from the cache"
 else
     say "debootstrap --variant=minbase $suite from $mirror"
@@ -148,7 +151,7 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LA
 say "apt-get install -y ./$(basename "$deb")"
 cp "$deb" "$root/tmp/"
 in_root apt-get update >"$logs/apt.txt" 2>&1 || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
-in_root sh -c "cd /tmp && apt-get install -y ./$(basename "$deb")" >>"$logs/apt.txt" 2>&1 \
+in_root sh -c "cd /tmp && apt-get install -y -o DPkg::Options::=--force-unsafe-io ./$(basename "$deb")" >>"$logs/apt.txt" 2>&1 \
     || { tail -n 30 "$logs/apt.txt" >&2; fail "apt-get install failed"; }
 installed_size=$(du -s -x -m --exclude=./var/cache/apt/archives "$root" | cut -f1)
 phase_done "apt-get install (with dependencies)"
