@@ -54,10 +54,36 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "gbgbridge-capture-bench",
+            dependencies: [
+                "GBGBridgeCapture", "GBGBridge", "CWebKitGTK", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/CaptureBenchmarks",
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "gbgbridge-core-bench", dependencies: ["GBGBridge"], path: "Benchmarks/CoreBenchmarks",
+            swiftSettings: strict),
+
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
+        .executableTarget(
+            name: "gbgbridge-gtk-testhost",
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            path: "Tests/GBGBridgeGTKTestHost",
+            swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("soup-3.0")]
+        ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
-        .testTarget(name: "GBGBridgeCaptureTests", dependencies: ["GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge"]),
+        .testTarget(
+            name: "GBGBridgeCaptureTests",
+            dependencies: [
+                "GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "ShellTests", dependencies: []),
     ]
 )

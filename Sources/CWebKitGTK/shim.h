@@ -1,6 +1,46 @@
 #ifndef GBGBRIDGE_CWEBKITGTK_SHIM_H
 #define GBGBRIDGE_CWEBKITGTK_SHIM_H
+
+// GTK 3 + WebKitGTK 4.1 for Swift: the headers, typed casts for the GObject
+// macros Swift cannot import, and the two libdispatch main-queue hooks used to
+// drive Swift's main actor from the GLib main loop.
+
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
 #include <glib-unix.h>
+#include <cairo.h>
+
+// MARK: libdispatch main queue (exported by libdispatch, used by CoreFoundation)
+
+/// File descriptor (an eventfd on Linux) that becomes readable when work is
+/// enqueued on the main dispatch queue.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+/// Drains the main dispatch queue; must be called on the main thread.
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+// MARK: GObject casts
+
+static inline GObject *gbg_object(gpointer p) { return G_OBJECT(p); }
+static inline GtkWidget *gbg_widget(gpointer p) { return GTK_WIDGET(p); }
+static inline GtkWindow *gbg_window(gpointer p) { return GTK_WINDOW(p); }
+static inline GtkContainer *gbg_container(gpointer p) { return GTK_CONTAINER(p); }
+static inline GtkBox *gbg_box(gpointer p) { return GTK_BOX(p); }
+static inline GtkInfoBar *gbg_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
+static inline GtkLabel *gbg_label(gpointer p) { return GTK_LABEL(p); }
+static inline WebKitWebView *gbg_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
+static inline WebKitNavigationPolicyDecision *gbg_navigation_policy_decision(gpointer p) {
+    return WEBKIT_NAVIGATION_POLICY_DECISION(p);
+}
+static inline WebKitResponsePolicyDecision *gbg_response_policy_decision(gpointer p) {
+    return WEBKIT_RESPONSE_POLICY_DECISION(p);
+}
+static inline WebKitPolicyDecision *gbg_policy_decision(gpointer p) { return WEBKIT_POLICY_DECISION(p); }
+
+/// Connects a signal handler whose user data is released by `notify` when the
+/// handler is disconnected or the instance is finalized.
+static inline gulong gbg_signal_connect(gpointer instance, const char *signal, GCallback handler,
+                                        gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, handler, data, notify, (GConnectFlags)0);
+}
+
 #endif

@@ -1,0 +1,163 @@
+// Capture benchmarks: preview cost per frame and capture-to-response time, with a synthetic source.
+// Run: swift run -c release gbgbridge-capture-bench
+import CWebKitGTK
+import Crypto
+import FoundationEssentials
+import GBGBridge
+import GBGBridgeCapture
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CPU time of this process and wall time, in milliseconds.
+func clocks() -> (cpu: Double, wall: Double) {
+    var cpu = timespec()
+    var wall = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu)
+    clock_gettime(CLOCK_MONOTONIC, &wall)
+    return (Double(cpu.tv_sec) * 1000 + Double(cpu.tv_nsec) / 1e6, Double(wall.tv_sec) * 1000 + Double(wall.tv_nsec) / 1e6)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func format(_ value: Double) -> String {
+    let rounded = (value * 100).rounded() / 100
+    return String(rounded)
+}
+
+/// Frames from the synthetic source, collected before timing so generation is not counted.
+func syntheticFrames(width: Int, height: Int, count: Int) async throws -> [RGBFrame] {
+    let source = SyntheticFrameSource(width: width, height: height, framesPerSecond: 1000)
+    var frames: [RGBFrame] = []
+    for try await frame in try await source.frames() {
+        frames.append(frame)
+        if frames.count == count { break }
+    }
+    return frames
+}
+
+/// The frame with sensor-like noise (+-6 per channel), so encoders see camera-like entropy: a clean
+/// synthetic picture compresses far better than any real photo.
+func withNoise(_ frame: RGBFrame, seed: UInt64) -> RGBFrame {
+    var state = seed | 1
+    var bytes = frame.bytes
+    for index in bytes.indices {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        let noise = Int(state % 13) - 6
+        bytes[index] = UInt8(clamping: Int(bytes[index]) + noise)
+    }
+    return RGBFrame(
+        width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: bytes, sequence: frame.sequence,
+        timestampNanoseconds: frame.timestampNanoseconds)
+}
+
+/// Preview cost: RGB24 -> cairo xRGB conversion plus drawing scaled (with the guide) into a
+/// 936x510 area, the preview size of the window at its default 960x720.
+func benchmarkPreview(width: Int, height: Int, kind: CaptureKind) async throws {
+    let frames = try await syntheticFrames(width: width, height: height, count: 8)
+    let renderer = PreviewRenderer(kind: kind)
+    let target = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 936, 510)!
+    let cr = cairo_create(target)!
+    defer {
+        cairo_destroy(cr)
+        cairo_surface_destroy(target)
+    }
+    let iterations = 120
+    for frame in frames { renderer.update(with: frame); renderer.draw(on: cr, width: 936, height: 510) }
+    var convert = 0.0
+    var draw = 0.0
+    let start = clocks()
+    for index in 0..<iterations {
+        let t0 = clocks().cpu
+        renderer.update(with: frames[index % frames.count])
+        let t1 = clocks().cpu
+        renderer.draw(on: cr, width: 936, height: 510)
+        cairo_surface_flush(target)
+        let t2 = clocks().cpu
+        convert += t1 - t0
+        draw += t2 - t1
+    }
+    let end = clocks()
+    let perFrame = (end.cpu - start.cpu) / Double(iterations)
+    print(
+        "preview \(kind == .document ? "document" : "selfie  ") \(width)x\(height): "
+            + "\(format(perFrame)) ms CPU/frame (convert \(format(convert / Double(iterations))), "
+            + "draw \(format(draw / Double(iterations)))), wall \(format((end.wall - start.wall) / Double(iterations))) ms/frame, "
+            + "budget at 30 fps: \(format(perFrame / (1000.0 / 30) * 100))% of one core")
+}
+
+/// Records when the response reaches the page.
+@MainActor
+final class TimingPage: BridgeTransport {
+    var delivered: [(json: String, wall: Double)] = []
+    func deliver(_ json: String, onFailure: @escaping @MainActor (String) -> Void) {
+        delivered.append((json, clocks().wall))
+    }
+}
+
+/// Capture-to-response: from "Use photo" (the chosen frame in hand) to the response JSON handed to the
+/// transport, through encoding, packaging, sealing, base64 and the host's one JSON encode.
+@MainActor
+func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgreement.PublicKey) async throws {
+    let frames = try await syntheticFrames(width: 1920, height: 1080, count: 4).map { withNoise($0, seed: $0.sequence + 7) }
+    let host = BridgeHost(hostVersion: "bench")
+    let page = TimingPage()
+    host.attach(transport: page)
+    let slot = kind == .document ? host.documentCapture : host.selfieCapture
+    slot.handler = { request in await slot.awaitCompletion() }
+    var totals: [Double] = []
+    var builds: [Double] = []
+    var sizes = ""
+    for round in 0..<7 {
+        let action = kind == .document ? "camera.document.capture" : "camera.selfie.capture"
+        host.receive(
+            text: #"{"version":"1.0","correlationId":"bench-\#(round)","type":"request","timestamp":1,"payload":{"action":"\#(action)","data":{}}}"#)
+        while slot.activeRequest == nil { await Task.yield() }
+        let before = page.delivered.count
+        let start = clocks().wall
+        let chosen = frames[3]
+        let earlier = Array(frames[0..<3])
+        let raw = recipient.rawRepresentation
+        let result: CaptureResult = await Task.detached {
+            let key = try! Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
+            switch kind {
+            case .document: return .document(try! CaptureResultBuilder.document(from: chosen))
+            case .selfie:
+                return .selfie(try! CaptureResultBuilder.selfie(chosen: chosen, earlier: earlier, device: "bench", recipient: key))
+            }
+        }.value
+        let built = clocks().wall
+        slot.complete(result)
+        while page.delivered.count == before { await Task.yield() }
+        let delivered = page.delivered.last!
+        if round > 0 {
+            totals.append(delivered.wall - start)
+            builds.append(built - start)
+        }
+        switch result {
+        case .document(let document): sizes = "PNG \(document.imageData.count / 1024) KiB"
+        case .selfie(let selfie):
+            sizes = "JPEG \(selfie.previewImageData.count / 1024) KiB, package \(selfie.unencryptedBlob.count / 1024) KiB, sealed \(selfie.encryptedBlob.count / 1024) KiB"
+        default: break
+        }
+        sizes += ", response JSON \(delivered.json.utf8.count / 1024) KiB"
+    }
+    print(
+        "capture-to-response \(kind == .document ? "document" : "selfie  ") 1920x1080: median \(format(median(totals))) ms "
+            + "(encode/package/seal \(format(median(builds))) ms, rest is base64 + JSON + delivery); min \(format(totals.min()!)) ms; \(sizes)")
+}
+
+let recipient = Curve25519.KeyAgreement.PrivateKey().publicKey
+print("gbgbridge-capture-bench (synthetic source; CPU ms per frame on this machine)")
+for (width, height) in [(1280, 720), (1920, 1080)] {
+    try await benchmarkPreview(width: width, height: height, kind: .document)
+    try await benchmarkPreview(width: width, height: height, kind: .selfie)
+}
+try await benchmarkCaptureToResponse(kind: .document, recipient: recipient)
+try await benchmarkCaptureToResponse(kind: .selfie, recipient: recipient)

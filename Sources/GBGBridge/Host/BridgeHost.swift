@@ -1,0 +1,187 @@
+import FoundationEssentials
+import Observation
+
+/// Routes messages between a web journey and native code.
+///
+/// Incoming JSON enters through ``receive(text:)`` or ``receive(bytes:)``; outgoing
+/// messages leave through the attached ``BridgeTransport``. Requests go to a typed slot,
+/// then a custom capability, then a registered handler; anything else waits in
+/// ``pendingRequests`` for ``respond(to:status:data:error:)``.
+@MainActor
+@Observable
+public final class BridgeHost {
+    /// The newest messages received from the page (at most `limits.maxReceivedMessages`).
+    public var receivedMessages: [BridgeMessage] = []
+    /// Requests nobody handled yet, oldest first.
+    public var pendingRequests: [BridgeMessage] = []
+    /// Capability identifiers and whether each is supported.
+    public var capabilities: [String: Bool]
+    /// The most recent problem, in words; `nil` after ``clearError()``.
+    public var lastError: String?
+    /// Observes incoming messages and unhandled requests.
+    @ObservationIgnored public weak var delegate: (any BridgeHostDelegate)?
+    /// The configuration the host was created with.
+    public private(set) var configuration: BridgeConfiguration
+    /// The document capture slot (`camera.document`, action `camera.document.capture`).
+    public let documentCapture: CaptureCapability
+    /// The selfie capture slot (`camera.selfie`, action `camera.selfie.capture`).
+    public let selfieCapture: CaptureCapability
+    /// Size, depth and bookkeeping limits; changes apply to the next message.
+    public var limits: Limits
+    /// Sees every message in both directions with its exact JSON text (for logging).
+    @ObservationIgnored public var trafficObserver: (@MainActor (BridgeTraffic) -> Void)?
+    /// Responder calls after the first one for the same request (ignored).
+    public internal(set) var ignoredResponseCount = 0
+    /// Responses dropped because the page they belonged to is gone.
+    public internal(set) var droppedResponseCount = 0
+
+    @ObservationIgnored weak var transportStorage: (any BridgeTransport)?
+    @ObservationIgnored var handlers: [String: any BridgeCapabilityHandler] = [:]
+    @ObservationIgnored var customCapabilities: [String: CustomCapability] = [:]
+    @ObservationIgnored var customCapabilityOrder: [String] = []
+    @ObservationIgnored var pageGeneration: UInt64 = 0
+    @ObservationIgnored var streamContinuations: [UUID: AsyncStream<BridgeMessage>.Continuation] = [:]
+    @ObservationIgnored let slotsOwnTheirActions: Bool
+
+    /// A host whose capabilities follow its typed slots and custom capabilities.
+    ///
+    /// `capability.query` is answered from the live state of ``documentCapture``,
+    /// ``selfieCapture`` and the custom capabilities.
+    public init(hostVersion: String) {
+        self.configuration = BridgeConfiguration(hostVersion: hostVersion, capabilities: [:])
+        self.capabilities = [:]
+        self.limits = .default
+        self.documentCapture = CaptureCapability(id: "camera.document", actionId: "camera.document.capture")
+        self.selfieCapture = CaptureCapability(id: "camera.selfie", actionId: "camera.selfie.capture")
+        self.slotsOwnTheirActions = true
+        MainThread.record()
+        register(
+            handler: CapabilityQueryHandler(
+                richCapabilities: { [weak self] in self?.liveCapabilityInfo() ?? [:] },
+                hostVersion: hostVersion))
+        capabilities = liveCapabilityInfo().mapValues(\.supported)
+    }
+
+    /// A host whose capabilities are declared once in `configuration`.
+    ///
+    /// `capability.query` reports the configuration's entries (supported entries without a
+    /// version report `"1.0"`). The typed slots only take requests once a handler is set;
+    /// otherwise their actions go to registered handlers like any other.
+    public init(configuration: BridgeConfiguration) {
+        self.configuration = configuration
+        self.capabilities = configuration.capabilities.mapValues(\.supported)
+        self.limits = .default
+        self.documentCapture = CaptureCapability(id: "camera.document", actionId: "camera.document.capture")
+        self.selfieCapture = CaptureCapability(id: "camera.selfie", actionId: "camera.selfie.capture")
+        self.slotsOwnTheirActions = false
+        MainThread.record()
+        let declared = configuration.capabilities.mapValues { info in
+            var info = info
+            if info.supported, info.version == nil { info.version = "1.0" }
+            return info
+        }
+        register(handler: CapabilityQueryHandler(richCapabilities: { declared }, hostVersion: configuration.hostVersion))
+    }
+
+    isolated deinit {
+        for continuation in streamContinuations.values {
+            continuation.finish()
+        }
+    }
+
+    /// The transport messages are sent through, if one is attached and alive.
+    public var transport: (any BridgeTransport)? {
+        transportStorage
+    }
+
+    /// Sends through `transport` from now on. The host holds it weakly.
+    public func attach(transport: any BridgeTransport) {
+        transportStorage = transport
+    }
+
+    /// Stops sending; later sends set ``lastError`` to `"WebView not attached"`.
+    public func detachTransport() {
+        transportStorage = nil
+    }
+
+    /// Sets ``lastError`` to `nil`.
+    public func clearError() {
+        lastError = nil
+    }
+
+    /// Registers `handler` for its action, replacing any handler for the same action.
+    public func register(handler: any BridgeCapabilityHandler) {
+        handlers[handler.action] = handler
+    }
+
+    /// Removes the handler for `action`; its requests then wait in ``pendingRequests``.
+    public func unregister(action: String) {
+        handlers[action] = nil
+    }
+
+    /// Adds a capability that `capability.query` reports as supported and whose requests
+    /// (action == `id`) run `handler`. A typed slot with the same id wins.
+    public func registerCustomCapability(
+        _ id: String,
+        version: String? = nil,
+        handler: @escaping @Sendable (BridgeMessage, any BridgeResponder) async -> Void
+    ) {
+        if customCapabilities[id] == nil {
+            customCapabilityOrder.append(id)
+        }
+        customCapabilities[id] = CustomCapability(id: id, version: version, handler: handler)
+        refreshCapabilities()
+    }
+
+    /// Removes a custom capability added with ``registerCustomCapability(_:version:handler:)``.
+    public func unregisterCustomCapability(_ id: String) {
+        customCapabilities[id] = nil
+        customCapabilityOrder.removeAll { $0 == id }
+        refreshCapabilities()
+    }
+
+    /// A stream of every message received from now on, for consumers that must see all
+    /// of them (``receivedMessages`` keeps only the newest). Ends when the host goes away.
+    public func messageStream() -> AsyncStream<BridgeMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: BridgeMessage.self, bufferingPolicy: .unbounded)
+        let key = UUID()
+        streamContinuations[key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in
+                self?.streamContinuations[key] = nil
+            }
+        }
+        return stream
+    }
+
+    /// Settles everything in flight because the page is going away (reload, navigation,
+    /// crash or close): active slot requests end as `.cancelled(reason:)`, pending
+    /// requests are dropped, and responses from handlers still running are discarded.
+    public func resetForNewPage(reason: String) {
+        pageGeneration &+= 1
+        documentCapture.cancelActive(reason: reason)
+        selfieCapture.cancelActive(reason: reason)
+        pendingRequests.removeAll()
+    }
+
+    /// The slot and custom capability entries `capability.query` reports right now.
+    func liveCapabilityInfo() -> [String: BridgeCapabilityInfo] {
+        var entries: [String: BridgeCapabilityInfo] = [:]
+        for id in customCapabilityOrder {
+            guard let custom = customCapabilities[id] else { continue }
+            entries[id] = BridgeCapabilityInfo(supported: true, version: custom.version ?? "1.0")
+        }
+        for slot in [documentCapture, selfieCapture] {
+            entries[slot.id] = slot.buildCapabilityInfo()
+        }
+        return entries
+    }
+
+    func refreshCapabilities() {
+        guard slotsOwnTheirActions else { return }
+        let current = liveCapabilityInfo().mapValues(\.supported)
+        if current != capabilities {
+            capabilities = current
+        }
+    }
+}

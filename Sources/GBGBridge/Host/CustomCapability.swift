@@ -1,0 +1,6 @@
+/// A capability registered with `registerCustomCapability(_:version:handler:)`.
+struct CustomCapability: Sendable {
+    let id: String
+    let version: String?
+    let handler: @Sendable (BridgeMessage, any BridgeResponder) async -> Void
+}

@@ -1,0 +1,92 @@
+import Crypto
+import FoundationEssentials
+import GBGBridge
+
+/// Turns captured frames or still-image files into the typed slot results: documents as PNG, selfies as
+/// JPEG plus the selfie package (`unencryptedBlob`) and its HPKE seal (`encryptedBlob`).
+///
+/// Every image is encoded once, in memory, at full resolution. Safe to call off the main thread.
+public enum CaptureResultBuilder {
+    /// JPEG quality used for selfie frames.
+    public static let selfieJPEGQuality = 90
+    /// How many frames before the chosen one go into a selfie package.
+    public static let selfieEarlierFrameCount = 3
+
+    /// Why a result could not be built.
+    public struct BuildError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A document result: the frame as PNG.
+    public static func document(from frame: RGBFrame) throws(BuildError) -> DocumentCaptureResult {
+        do {
+            let png = try ImageEncoder.encode(frame, as: .png)
+            return DocumentCaptureResult(imageData: png, width: frame.width, height: frame.height, mimeType: "image/png")
+        } catch {
+            throw BuildError(description: error.description)
+        }
+    }
+
+    /// A document result straight from a PNG or JPEG file's bytes (kept as they are).
+    public static func document(fromImageFile data: Data) throws(BuildError) -> DocumentCaptureResult {
+        do {
+            let image = try StillImage(data: data)
+            return DocumentCaptureResult(
+                imageData: image.data, width: image.width, height: image.height, mimeType: image.mimeType)
+        } catch {
+            throw BuildError(description: error.description)
+        }
+    }
+
+    /// A selfie result from the chosen frame and the frames before it (oldest first).
+    public static func selfie(
+        chosen: RGBFrame, earlier: [RGBFrame], device: String, recipient: Curve25519.KeyAgreement.PublicKey
+    ) throws(BuildError) -> SelfieCaptureResult {
+        var frames: [SelfiePackage.Frame] = []
+        do {
+            for frame in earlier.suffix(selfieEarlierFrameCount) + [chosen] {
+                let jpeg = try ImageEncoder.encode(frame, as: .jpeg(quality: selfieJPEGQuality))
+                frames.append(
+                    SelfiePackage.Frame(
+                        sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds, width: frame.width,
+                        height: frame.height, mimeType: "image/jpeg", data: jpeg))
+            }
+        } catch {
+            throw BuildError(description: error.description)
+        }
+        let package = SelfiePackage(
+            device: device, createdAtMilliseconds: nowMilliseconds(), frames: frames,
+            chosenFrameIndex: frames.count - 1)
+        return try sealedResult(package, recipient: recipient)
+    }
+
+    /// A selfie result from a PNG or JPEG file's bytes: the image is the preview and the package's only frame.
+    public static func selfie(
+        fromImageFile data: Data, recipient: Curve25519.KeyAgreement.PublicKey
+    ) throws(BuildError) -> SelfieCaptureResult {
+        let image: StillImage
+        do { image = try StillImage(data: data) } catch { throw BuildError(description: error.description) }
+        let frame = SelfiePackage.Frame(
+            sequence: 0, timestampNanoseconds: 0, width: image.width, height: image.height, mimeType: image.mimeType,
+            data: image.data)
+        let package = SelfiePackage(
+            device: "still image", createdAtMilliseconds: nowMilliseconds(), frames: [frame], chosenFrameIndex: 0)
+        return try sealedResult(package, recipient: recipient)
+    }
+
+    private static func sealedResult(
+        _ package: SelfiePackage, recipient: Curve25519.KeyAgreement.PublicKey
+    ) throws(BuildError) -> SelfieCaptureResult {
+        let plain = package.serialized()
+        let sealed: Data
+        do { sealed = try SelfieSeal.seal(plain, to: recipient) } catch { throw BuildError(description: error.description) }
+        let chosen = package.chosenFrame
+        return SelfieCaptureResult(
+            previewImageData: chosen.data, width: chosen.width, height: chosen.height, mimeType: chosen.mimeType,
+            encryptedBlob: sealed, unencryptedBlob: plain)
+    }
+
+    private static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    }
+}

@@ -1,0 +1,75 @@
+import V4L2Capture
+
+/// A V4L2 camera as a ``FrameSource``: streams RGB24 frames (libv4l2 converts YUYV and MJPEG) on the
+/// camera's own capture thread and maps ``CameraError`` to ``FrameSourceError``.
+public struct V4L2FrameSource: FrameSource {
+    /// The device node, e.g. `/dev/video0`.
+    public let devicePath: String
+    public let name: String
+    /// The size and rate asked of the driver; it grants the nearest it supports.
+    public let request: CameraStreamRequest
+
+    /// A source for `device`, asking for 1920x1080 at 30 fps by default (documents want full resolution).
+    public init(device: CameraDevice, request: CameraStreamRequest = CameraStreamRequest(width: 1920, height: 1080)) {
+        self.devicePath = device.path
+        self.name = device.name.isEmpty ? device.path : "\(device.name) (\(device.path))"
+        self.request = request
+    }
+
+    /// A source for a device node that has not been described (the name is the path).
+    public init(path: String, request: CameraStreamRequest = CameraStreamRequest(width: 1920, height: 1080)) {
+        self.devicePath = path
+        self.name = path
+        self.request = request
+    }
+
+    public func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
+        let camera: CameraStream
+        do {
+            camera = try await CameraStream.open(path: devicePath, request: request)
+        } catch {
+            throw Self.mapped(error, whileStreaming: false)
+        }
+        let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
+        let forwarder = Task.detached(priority: .userInitiated) {
+            do {
+                for try await frame in camera.frames {
+                    continuation.yield(
+                        RGBFrame(
+                            width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine,
+                            bytes: frame.bytes, sequence: UInt64(frame.sequence),
+                            timestampNanoseconds: Self.nanoseconds(frame.timestamp)))
+                }
+                continuation.finish()
+            } catch let error as CameraError {
+                continuation.finish(throwing: Self.mapped(error, whileStreaming: true))
+            } catch {
+                continuation.finish(throwing: FrameSourceError.disconnected("The camera stream failed: \(error)"))
+            }
+            await camera.close()
+        }
+        continuation.onTermination = { _ in
+            forwarder.cancel()
+            camera.stop()
+        }
+        return stream
+    }
+
+    /// The capture-window view of a camera failure: once streaming, every failure means the camera is gone.
+    static func mapped(_ error: CameraError, whileStreaming: Bool) -> FrameSourceError {
+        if whileStreaming { return .disconnected(error.description) }
+        switch error.kind {
+        case .permissionDenied: return .permissionDenied(error.description)
+        case .busy: return .busy(error.description)
+        case .unavailable, .unsupportedFormat: return .unavailable(error.description)
+        case .disconnected: return .disconnected(error.description)
+        case .streamingFailed, .timedOut, .systemError: return .failed(error.description)
+        }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}

@@ -1,0 +1,80 @@
+import CWebKitGTK
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Encodes frames to PNG or JPEG in memory with GdkPixbuf's savers. Nothing is written to disk.
+///
+/// Safe to call off the main thread: each call uses its own pixbuf.
+public enum ImageEncoder {
+    /// An output format and its options.
+    public enum Format: Sendable {
+        case png
+        case jpeg(quality: Int)
+
+        var pixbufType: String {
+            switch self {
+            case .png: return "png"
+            case .jpeg: return "jpeg"
+            }
+        }
+
+        /// The MIME type of the encoded bytes.
+        public var mimeType: String {
+            switch self {
+            case .png: return "image/png"
+            case .jpeg: return "image/jpeg"
+            }
+        }
+
+        var options: [(String, String)] {
+            switch self {
+            case .png: return [("compression", "6")]
+            case .jpeg(let quality): return [("quality", String(min(100, max(1, quality))))]
+            }
+        }
+    }
+
+    /// Why encoding failed.
+    public struct EncodingError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Encodes `frame` at its full resolution.
+    public static func encode(_ frame: RGBFrame, as format: Format) throws(EncodingError) -> Data {
+        let result: Result<Data, EncodingError> = frame.bytes.withUnsafeBufferPointer { pixels in
+            guard
+                let pixbuf = gdk_pixbuf_new_from_data(
+                    pixels.baseAddress, GDK_COLORSPACE_RGB, 0, 8, Int32(frame.width), Int32(frame.height),
+                    Int32(frame.bytesPerLine), nil, nil)
+            else { return .failure(EncodingError(description: "could not wrap the frame in a pixbuf")) }
+            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+            return save(pixbuf, as: format)
+        }
+        return try result.get()
+    }
+
+    /// Encodes a pixbuf (for example one decoded from a file).
+    static func save(_ pixbuf: OpaquePointer, as format: Format) -> Result<Data, EncodingError> {
+        let options = format.options
+        var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
+        var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
+        defer {
+            keys.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size: gsize = 0
+        var error: UnsafeMutablePointer<GError>?
+        let saved = gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, format.pixbufType, &keys, &values, &error)
+        guard saved != 0, let buffer else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            return .failure(EncodingError(description: "\(format.pixbufType) encoding failed: \(reason)"))
+        }
+        defer { g_free(buffer) }
+        return .success(Data(bytes: buffer, count: Int(size)))
+    }
+}

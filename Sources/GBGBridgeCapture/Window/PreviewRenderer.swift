@@ -1,0 +1,137 @@
+import CWebKitGTK
+
+/// Draws preview frames: converts an ``RGBFrame`` into a cairo image once per frame, then paints it scaled
+/// to fit (mirrored for selfies) with the guide overlay. Has no widget of its own, so the benchmark can
+/// render into an offscreen surface exactly as the window does.
+public final class PreviewRenderer {
+    /// The guide and mirroring this renderer applies.
+    public let kind: CaptureKind
+    private(set) var surface: OpaquePointer?
+    private(set) var frameWidth = 0
+    private(set) var frameHeight = 0
+
+    /// A renderer with no image yet.
+    public init(kind: CaptureKind) {
+        self.kind = kind
+    }
+
+    deinit {
+        if let surface { cairo_surface_destroy(surface) }
+    }
+
+    /// Converts `frame` (packed RGB) into the cairo xRGB surface used for drawing, reusing it when the size matches.
+    public func update(with frame: RGBFrame) {
+        if surface == nil || frameWidth != frame.width || frameHeight != frame.height {
+            if let surface { cairo_surface_destroy(surface) }
+            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height))
+            frameWidth = frame.width
+            frameHeight = frame.height
+        }
+        guard let surface, let base = cairo_image_surface_get_data(surface) else { return }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let width = frame.width
+        frame.bytes.withUnsafeBufferPointer { source in
+            guard let source = source.baseAddress else { return }
+            for y in 0..<frame.height {
+                let sourceRow = source + y * frame.bytesPerLine
+                let targetRow = UnsafeMutableRawPointer(base + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let pixel = sourceRow + x * 3
+                    targetRow[x] = UInt32(pixel[0]) << 16 | UInt32(pixel[1]) << 8 | UInt32(pixel[2])
+                }
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
+    /// Drops the current image (the preview shows the background only).
+    public func clear() {
+        if let surface { cairo_surface_destroy(surface) }
+        surface = nil
+        frameWidth = 0
+        frameHeight = 0
+    }
+
+    /// Paints background, image (scaled to fit, centred) and guide into an area of `width` x `height`.
+    public func draw(on cr: OpaquePointer, width: Double, height: Double) {
+        cairo_set_source_rgb(cr, 0.08, 0.08, 0.09)
+        cairo_paint(cr)
+        guard let surface, frameWidth > 0, frameHeight > 0 else { return }
+        let scale = min(width / Double(frameWidth), height / Double(frameHeight))
+        let imageWidth = Double(frameWidth) * scale
+        let imageHeight = Double(frameHeight) * scale
+        let left = (width - imageWidth) / 2
+        let top = (height - imageHeight) / 2
+
+        cairo_save(cr)
+        cairo_rectangle(cr, left, top, imageWidth, imageHeight)
+        cairo_clip(cr)
+        if kind.mirrorsPreview {
+            cairo_translate(cr, left + imageWidth, top)
+            cairo_scale(cr, -scale, scale)
+        } else {
+            cairo_translate(cr, left, top)
+            cairo_scale(cr, scale, scale)
+        }
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        cairo_paint(cr)
+        cairo_restore(cr)
+
+        drawGuide(on: cr, left: left, top: top, width: imageWidth, height: imageHeight)
+    }
+
+    /// The guide: the area outside it is dimmed and its outline drawn in white.
+    private func drawGuide(on cr: OpaquePointer, left: Double, top: Double, width: Double, height: Double) {
+        cairo_save(cr)
+        cairo_rectangle(cr, left, top, width, height)
+        appendGuidePath(cr, left: left, top: top, width: width, height: height)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.45)
+        cairo_fill(cr)
+        appendGuidePath(cr, left: left, top: top, width: width, height: height)
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
+        cairo_set_line_width(cr, 3)
+        cairo_stroke(cr)
+        cairo_restore(cr)
+    }
+
+    /// Adds the guide's outline (card or face oval) to the current path.
+    private func appendGuidePath(_ cr: OpaquePointer, left: Double, top: Double, width: Double, height: Double) {
+        switch kind {
+        case .document:
+            // ID-1 card proportions (85.6 mm x 54 mm), as large as fits with a margin.
+            let cardAspect = 85.6 / 54.0
+            var cardWidth = width * 0.8
+            var cardHeight = cardWidth / cardAspect
+            if cardHeight > height * 0.8 {
+                cardHeight = height * 0.8
+                cardWidth = cardHeight * cardAspect
+            }
+            roundedRectangle(
+                cr, x: left + (width - cardWidth) / 2, y: top + (height - cardHeight) / 2, width: cardWidth,
+                height: cardHeight, radius: cardWidth * 0.04)
+        case .selfie:
+            let ovalHeight = height * 0.72
+            let ovalWidth = ovalHeight * 0.75
+            cairo_save(cr)
+            cairo_translate(cr, left + width / 2, top + height / 2)
+            cairo_scale(cr, ovalWidth / 2, ovalHeight / 2)
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+            cairo_restore(cr)
+        }
+    }
+
+    private func roundedRectangle(
+        _ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double
+    ) {
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + width - radius, y + radius, radius, -Double.pi / 2, 0)
+        cairo_arc(cr, x + width - radius, y + height - radius, radius, 0, Double.pi / 2)
+        cairo_arc(cr, x + radius, y + height - radius, radius, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+}

@@ -1,0 +1,389 @@
+import CWebKitGTK
+import FoundationEssentials
+import GBGBridge
+
+/// Connects one `WebKitWebView` to a ``BridgeHost``.
+///
+/// Incoming: the page's `window.webkit.messageHandlers.gbgBridge.postMessage`
+/// goes through the origin relay (see ``OriginPolicy``) to a handler in an
+/// isolated world, and the body (an object or a JSON string) reaches
+/// `host.receive(text:)`. Outgoing: each message is evaluated as
+/// `window.GBGBridge.receive(<json>)` in the document it was meant for.
+///
+/// The transport also owns the page lifecycle as the host sees it: a new
+/// document (reload, navigation) or a web-process crash resets the host so no
+/// response or event from the old page reaches the new one, and top-level
+/// navigation to an origin off the allowlist is refused.
+///
+/// Create it with ``BridgeWebViewConfigurator``; it lives as long as its web view.
+@MainActor
+public final class WebKitBridgeTransport: BridgeTransport {
+    /// The state of the document messages are delivered to.
+    enum PageState {
+        /// No document that can receive messages (nothing loaded, or the web process died).
+        case none
+        /// A new document committed; messages wait for its hello.
+        case loading
+        /// The document holding this token runs the bootstrap and the relay.
+        case ready(token: String)
+    }
+
+    /// The bridge host messages are routed to.
+    public let host: BridgeHost
+    /// The web view, or `nil` once it has been destroyed.
+    public private(set) var webView: UnsafeMutablePointer<WebKitWebView>?
+    /// The origins allowed to message the host and to be shown at top level.
+    public var originPolicy: OriginPolicy {
+        didSet { if originPolicy != oldValue { installScripts() } }
+    }
+    /// Messages rejected by the origin policy since the transport was created.
+    public private(set) var rejectedMessageCount = 0
+    /// Navigations refused by the origin policy since the transport was created.
+    public private(set) var refusedNavigationCount = 0
+    /// How many times the web process has terminated abnormally.
+    public private(set) var webProcessTerminationCount = 0
+    /// Whether the page is reloaded automatically after its web process terminates.
+    public var reloadsAfterWebProcessTermination = true
+    /// Whether a document is currently able to receive messages.
+    public var isPageReady: Bool {
+        if case .ready = pageState { return true }
+        return false
+    }
+
+    /// Opens a refused URL outside the journey; by default in the user's browser (http and https only).
+    public var openExternally: @MainActor (String) -> Void = { uri in
+        guard uri.hasPrefix("https://") || uri.hasPrefix("http://") else { return }
+        gtk_show_uri_on_window(nil, uri, guint32(GDK_CURRENT_TIME), nil)
+    }
+    /// Called when a top-level navigation is refused by the origin policy, with its URL.
+    public var onNavigationRefused: (@MainActor (String) -> Void)?
+    /// Called after the web process terminated, with a readable reason; the host has been reset.
+    public var onWebProcessTerminated: (@MainActor (String) -> Void)?
+    /// Called when a top-level load finished and the page's `load` event has run.
+    public var onLoadFinished: (@MainActor () -> Void)?
+    /// Called when a top-level load failed, with the URL and the error message.
+    public var onLoadFailed: (@MainActor (_ url: String, _ message: String) -> Void)?
+
+    private var pageState = PageState.none
+    private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
+    private var committedURI: String?
+    private let signals = SignalConnections()
+    private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
+
+    init(webView: UnsafeMutablePointer<WebKitWebView>, host: BridgeHost, originPolicy: OriginPolicy) {
+        self.webView = webView
+        self.host = host
+        self.originPolicy = originPolicy
+        self.contentManager = webkit_web_view_get_user_content_manager(webView)!
+        connectSignals(webView)
+        installScripts()
+        host.attach(transport: self)
+    }
+
+    // MARK: Delivery to the page
+
+    public func deliver(_ json: String, onFailure: @escaping @MainActor (String) -> Void) {
+        guard let webView else {
+            onFailure("WebView not attached")
+            return
+        }
+        switch pageState {
+        case .none:
+            onFailure("No page is loaded in the web view")
+        case .loading:
+            queuedDeliveries.append((json, onFailure))
+        case .ready(let token):
+            evaluate(BridgeScripts.delivery(of: json, toDocument: token), in: webView) { result in
+                switch result {
+                case .success(let delivered) where !delivered:
+                    onFailure("Message dropped: the page it was meant for has gone")
+                case .failure(let failure):
+                    onFailure("JavaScript evaluation failed: \(failure.message)")
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Calls `completion` once every delivery issued so far has been evaluated by the page.
+    public func flush(_ completion: @escaping @MainActor () -> Void) {
+        guard let webView, isPageReady else {
+            completion()
+            return
+        }
+        evaluate("1", in: webView) { _ in completion() }
+    }
+
+    /// Evaluates `script` in the page world; the result is `true` when it evaluates to a non-zero number.
+    private func evaluate(
+        _ script: String,
+        in webView: UnsafeMutablePointer<WebKitWebView>,
+        completion: @escaping @MainActor (Result<Bool, EvaluationFailure>) -> Void
+    ) {
+        let context = Unmanaged.passRetained(EvaluationCompletion(completion)).toOpaque()
+        var script = script
+        script.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                webkit_web_view_evaluate_javascript(
+                    webView, text.baseAddress, gssize(text.count), nil, nil, nil,
+                    evaluationFinished, context)
+            }
+        }
+    }
+
+    // MARK: Messages from the page
+
+    private func receiveMessage(_ result: gpointer?) {
+        guard let result, let value = webkit_javascript_result_get_js_value(OpaquePointer(result)) else { return }
+        if jsc_value_is_string(value) != 0 {
+            host.receive(text: Self.takeString(jsc_value_to_string(value)))
+            return
+        }
+        if let json = jsc_value_to_json(value, 0) {
+            host.receive(text: Self.takeString(json))
+            return
+        }
+        if let context = jsc_value_get_context(value), jsc_context_get_exception(context) != nil {
+            jsc_context_clear_exception(context)
+        }
+        host.lastError = ("Message body is not JSON-serializable (cyclic or not a value)")
+    }
+
+    private func receiveControl(_ result: gpointer?) {
+        guard let result, let value = webkit_javascript_result_get_js_value(OpaquePointer(result)),
+            let kind = Self.stringProperty("kind", of: value)
+        else { return }
+        switch kind {
+        case "hello":
+            guard let token = Self.stringProperty("token", of: value) else { return }
+            pageState = .ready(token: token)
+            let queued = queuedDeliveries
+            queuedDeliveries.removeAll()
+            for delivery in queued { deliver(delivery.json, onFailure: delivery.onFailure) }
+        case "rejected":
+            rejectedMessageCount += 1
+            let origin = Self.stringProperty("origin", of: value) ?? "unknown"
+            let fromTop = Self.stringProperty("fromTopFrame", of: value) == "true"
+            let source = fromTop ? "origin \(origin)" : "a frame (origin \(origin))"
+            host.lastError = (
+                "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)")
+        default:
+            break
+        }
+    }
+
+    // MARK: Page lifecycle
+
+    private func loadChanged(_ event: UInt32) {
+        guard let webView else { return }
+        switch event {
+        case WEBKIT_LOAD_COMMITTED.rawValue:
+            let uri = webkit_web_view_get_uri(webView).map { String(cString: $0) } ?? ""
+            if let previous = committedURI {
+                resetForNewPage(reason: previous == uri ? "Page reloaded" : "Page navigated to \(uri)")
+            }
+            committedURI = uri
+            pageState = .loading
+        case WEBKIT_LOAD_FINISHED.rawValue:
+            onLoadFinished?()
+        default:
+            break
+        }
+    }
+
+    private func webProcessTerminated(_ reason: UInt32) {
+        webProcessTerminationCount += 1
+        let description =
+            switch reason {
+            case WEBKIT_WEB_PROCESS_CRASHED.rawValue: "The web page crashed"
+            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue: "The web page used too much memory"
+            default: "The web page was stopped"
+            }
+        resetForNewPage(reason: description)
+        pageState = .none
+        committedURI = nil
+        onWebProcessTerminated?(description)
+        if reloadsAfterWebProcessTermination, let webView { webkit_web_view_reload(webView) }
+    }
+
+    private func loadFailed(uri: String, message: String, cancelled: Bool) -> Bool {
+        if !cancelled { onLoadFailed?(uri, message) }
+        return false
+    }
+
+    /// Settles everything in flight for the current page and drops queued deliveries.
+    func resetForNewPage(reason: String) {
+        let dropped = queuedDeliveries
+        queuedDeliveries.removeAll()
+        for delivery in dropped { delivery.onFailure("Message dropped: \(reason)") }
+        host.resetForNewPage(reason: reason)
+    }
+
+    // MARK: Navigation policy
+
+    private func decidePolicy(_ decision: gpointer?, type: UInt32) -> Bool {
+        guard let decision else { return false }
+        switch type {
+        case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue:
+            let action = webkit_navigation_policy_decision_get_navigation_action(
+                gbg_navigation_policy_decision(decision))
+            let uri = Self.uri(of: webkit_navigation_action_get_request(action))
+            refuse(uri, decision: decision)
+            return true
+        case WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue:
+            let response = gbg_response_policy_decision(decision)
+            guard webkit_response_policy_decision_is_main_frame_main_resource(response) != 0 else { return false }
+            let uri = Self.uri(of: webkit_response_policy_decision_get_request(response))
+            if originPolicy.allowedOrigins.isEmpty {
+                originPolicy = OriginPolicy(allowedOrigins: [uri])
+            }
+            guard !originPolicy.allows(urlString: uri) else { return false }
+            refuse(uri, decision: decision)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func refuseNewWebView(_ action: gpointer?) {
+        guard let action else { return }
+        let request = webkit_navigation_action_get_request(OpaquePointer(action))
+        noteRefused(Self.uri(of: request))
+    }
+
+    private func refuse(_ uri: String, decision: gpointer) {
+        webkit_policy_decision_ignore(gbg_policy_decision(decision))
+        noteRefused(uri)
+    }
+
+    private func noteRefused(_ uri: String) {
+        refusedNavigationCount += 1
+        onNavigationRefused?(uri)
+        if !originPolicy.allows(urlString: uri) { openExternally(uri) }
+    }
+
+    // MARK: Setup and teardown
+
+    private func connectSignals(_ webView: UnsafeMutablePointer<WebKitWebView>) {
+        let manager = UnsafeMutableRawPointer(contentManager)
+        let view = UnsafeMutableRawPointer(webView)
+        signals.connect(
+            manager, "script-message-received::\(BridgeScripts.messageHandler)", trampoline: Signal.withPointer,
+            closure: { [unowned self] (result: gpointer?) in receiveMessage(result) } as Signal.WithPointer)
+        signals.connect(
+            manager, "script-message-received::\(BridgeScripts.controlHandler)", trampoline: Signal.withPointer,
+            closure: { [unowned self] (result: gpointer?) in receiveControl(result) } as Signal.WithPointer)
+        webkit_user_content_manager_register_script_message_handler_in_world(
+            contentManager, BridgeScripts.messageHandler, BridgeScripts.worldName)
+        webkit_user_content_manager_register_script_message_handler_in_world(
+            contentManager, BridgeScripts.controlHandler, BridgeScripts.worldName)
+
+        signals.connect(
+            view, "load-changed", trampoline: Signal.withEnum,
+            closure: { [unowned self] (event: UInt32) in loadChanged(event) } as Signal.WithEnum)
+        signals.connect(
+            view, "web-process-terminated", trampoline: Signal.withEnum,
+            closure: { [unowned self] (reason: UInt32) in webProcessTerminated(reason) } as Signal.WithEnum)
+        signals.connect(
+            view, "load-failed", trampoline: Signal.loadFailed,
+            closure: { [unowned self] (uri: String, message: String, cancelled: Bool) in
+                loadFailed(uri: uri, message: message, cancelled: cancelled)
+            } as Signal.LoadFailed)
+        signals.connect(
+            view, "decide-policy", trampoline: Signal.decidePolicy,
+            closure: { [unowned self] (decision: gpointer?, type: UInt32) in
+                decidePolicy(decision, type: type)
+            } as Signal.DecidePolicy)
+        signals.connect(
+            view, "create", trampoline: Signal.create,
+            closure: { [unowned self] (action: gpointer?) in refuseNewWebView(action) } as Signal.Create)
+        signals.connect(
+            view, "destroy", trampoline: Signal.plain,
+            closure: { [unowned self] in tearDown(reason: "The web view was closed") } as Signal.Plain)
+    }
+
+    /// (Re)installs the bootstrap, page-world and relay scripts for the current policy.
+    private func installScripts() {
+        webkit_user_content_manager_remove_all_scripts(contentManager)
+        let pageScripts = [host.configuration.effectiveBootstrapScript, BridgeScripts.pageWorld]
+        for source in pageScripts {
+            let script = webkit_user_script_new(
+                source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+            webkit_user_content_manager_add_script(contentManager, script)
+            webkit_user_script_unref(script)
+        }
+        let relay = webkit_user_script_new_for_world(
+            BridgeScripts.relay(allowedOrigins: originPolicy.allowedOrigins),
+            WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+            BridgeScripts.worldName, nil, nil)
+        webkit_user_content_manager_add_script(contentManager, relay)
+        webkit_user_script_unref(relay)
+    }
+
+    /// Settles the host, detaches from it and disconnects every signal.
+    ///
+    /// Runs when the web view is destroyed; safe to call more than once.
+    public func tearDown(reason: String = "The journey was closed") {
+        guard webView != nil else { return }
+        resetForNewPage(reason: reason)
+        pageState = .none
+        signals.disconnectAll()
+        webkit_user_content_manager_unregister_script_message_handler_in_world(
+            contentManager, BridgeScripts.messageHandler, BridgeScripts.worldName)
+        webkit_user_content_manager_unregister_script_message_handler_in_world(
+            contentManager, BridgeScripts.controlHandler, BridgeScripts.worldName)
+        webView = nil
+        host.detachTransport()
+    }
+
+    // MARK: Helpers
+
+    private static func takeString(_ text: UnsafeMutablePointer<gchar>?) -> String {
+        guard let text else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    private static func stringProperty(_ name: String, of object: UnsafeMutablePointer<JSCValue>) -> String? {
+        guard jsc_value_is_object(object) != 0, let property = jsc_value_object_get_property(object, name) else {
+            return nil
+        }
+        defer { g_object_unref(property) }
+        guard jsc_value_is_undefined(property) == 0 else { return nil }
+        return takeString(jsc_value_to_string(property))
+    }
+
+    private static func uri(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String {
+        request.flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) } ?? ""
+    }
+}
+
+/// Why a script evaluation failed, as WebKit describes it.
+struct EvaluationFailure: Error {
+    let message: String
+}
+
+/// The completion of one `webkit_web_view_evaluate_javascript` call, retained until it runs.
+private final class EvaluationCompletion: @unchecked Sendable {
+    let completion: @MainActor (Result<Bool, EvaluationFailure>) -> Void
+    init(_ completion: @escaping @MainActor (Result<Bool, EvaluationFailure>) -> Void) {
+        self.completion = completion
+    }
+}
+
+private let evaluationFinished: GAsyncReadyCallback = { source, result, data in
+    let completion = Unmanaged<EvaluationCompletion>.fromOpaque(data!).takeRetainedValue().completion
+    var error: UnsafeMutablePointer<GError>?
+    let value = webkit_web_view_evaluate_javascript_finish(gbg_web_view(source), result, &error)
+    let outcome: Result<Bool, EvaluationFailure>
+    if let value {
+        outcome = .success(jsc_value_is_number(value) != 0 && jsc_value_to_int32(value) != 0)
+        g_object_unref(value)
+    } else {
+        let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
+        g_error_free(error)
+        outcome = .failure(EvaluationFailure(message: message))
+    }
+    MainActor.assumeIsolated { completion(outcome) }
+}

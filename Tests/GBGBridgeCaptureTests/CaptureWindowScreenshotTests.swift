@@ -1,0 +1,62 @@
+import CWebKitGTK
+import Foundation
+import GBGBridge
+import Testing
+@testable import GBGBridgeCapture
+
+/// Renders the capture window with a live synthetic preview and checks the picture is not blank.
+/// Set `GBGBRIDGE_SCREENSHOT_DIR` to keep the PNGs (docs/images holds the committed ones).
+@MainActor
+@Suite("Capture window screenshot", .serialized, .enabled(if: GTKTestEnvironment.hasDisplay, "needs an X display (xvfb-run)"))
+struct CaptureWindowScreenshotTests {
+    @Test(arguments: [CaptureKind.document, .selfie])
+    func windowWithPreviewIsRendered(kind: CaptureKind) async throws {
+        try #require(GTKTestEnvironment.ready)
+        let host = BridgeHost(hostVersion: "1.0.0-test")
+        let page = RecordingPage()
+        host.attach(transport: page)
+        let coordinator = CaptureCoordinator(
+            host: host, selfieRecipientKey: try DemoKeys.publicKey(),
+            sources: {
+                [
+                    SyntheticFrameSource(name: "Integrated Camera (/dev/video0)", width: 1280, height: 720),
+                    SyntheticFrameSource(name: "USB Document Camera (/dev/video2)", width: 1920, height: 1080),
+                ]
+            })
+        await coordinator.install()
+        let action = kind == .document ? "camera.document.capture" : "camera.selfie.capture"
+        let data = kind == .document ? ["side": "front", "documentType": "passport"] : [:]
+        host.receive(text: requestJSON(action, id: "shot", data: data))
+        try #require(await GTKTestEnvironment.pump { coordinator.windows[kind]?.phase == .live })
+        let window = try #require(coordinator.windows[kind])
+        await GTKTestEnvironment.pump(for: .milliseconds(700))
+
+        let gdkWindow = try #require(gtk_widget_get_window(window.window))
+        let width = gdk_window_get_width(gdkWindow)
+        let height = gdk_window_get_height(gdkWindow)
+        let shot = try #require(gdk_pixbuf_get_from_window(gdkWindow, 0, 0, width, height))
+        defer { g_object_unref(UnsafeMutableRawPointer(shot)) }
+        #expect(width >= 480 && height >= 270)
+
+        // The preview area must show the frame (many distinct colours), not an empty window.
+        let pixels = gdk_pixbuf_get_pixels(shot)!
+        let rowStride = Int(gdk_pixbuf_get_rowstride(shot))
+        let channels = Int(gdk_pixbuf_get_n_channels(shot))
+        var colours = Set<UInt32>()
+        for y in stride(from: 0, to: Int(height), by: 7) {
+            for x in stride(from: 0, to: Int(width), by: 7) {
+                let p = pixels + y * rowStride + x * channels
+                colours.insert(UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2]))
+            }
+        }
+        #expect(colours.count > 50, "the window looks blank (\(colours.count) colours)")
+
+        if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
+            let name = kind == .document ? "capture-window.png" : "capture-window-selfie.png"
+            let png = try #require(try? ImageEncoder.save(shot, as: .png).get())
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+        }
+        window.handleKey(guint(GDK_KEY_Escape))
+        #expect(await GTKTestEnvironment.pump { !page.responses(to: "shot").isEmpty })
+    }
+}

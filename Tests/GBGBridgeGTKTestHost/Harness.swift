@@ -1,0 +1,117 @@
+import CWebKitGTK
+import GBGBridge
+import GBGBridgeGTK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Records checks of one scenario and prints them as TAP-like lines.
+@MainActor
+final class Harness {
+    let scenario: String
+    private(set) var failures = 0
+    private(set) var checks = 0
+    let loop: OpaquePointer
+
+    init(scenario: String, loop: OpaquePointer) {
+        self.scenario = scenario
+        self.loop = loop
+    }
+
+    /// Records one check; prints `ok` or `not ok` with the detail.
+    func check(_ condition: Bool, _ name: String, _ detail: @autoclosure () -> String = "") {
+        checks += 1
+        if condition {
+            print("ok \(checks) - \(name)")
+        } else {
+            failures += 1
+            let text = detail()
+            print("not ok \(checks) - \(name)" + (text.isEmpty ? "" : ": \(text)"))
+        }
+        fflush(nil)
+    }
+
+    func note(_ text: String) {
+        print("# \(text)")
+        fflush(nil)
+    }
+
+    /// Stops the main loop; the process exits with the result.
+    func finish() {
+        g_main_loop_quit(loop)
+    }
+
+    /// Evaluates `expression` in the page and returns `JSON.stringify` of its value.
+    func evaluate(_ expression: String, in webView: UnsafeMutablePointer<WebKitWebView>) async -> String? {
+        await withCheckedContinuation { continuation in
+            let box = Unmanaged.passRetained(EvaluationBox { continuation.resume(returning: $0) }).toOpaque()
+            webkit_web_view_evaluate_javascript(
+                webView, "JSON.stringify(\(expression))", -1, nil, nil, nil, evaluationDone, box)
+        }
+    }
+
+    /// Waits `seconds` on the main actor (timer-driven, not polling).
+    func pause(_ seconds: Double) async {
+        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+    }
+}
+
+private final class EvaluationBox: @unchecked Sendable {
+    let done: (String?) -> Void
+    init(_ done: @escaping (String?) -> Void) { self.done = done }
+}
+
+private let evaluationDone: GAsyncReadyCallback = { source, result, data in
+    let box = Unmanaged<EvaluationBox>.fromOpaque(data!).takeRetainedValue()
+    var error: UnsafeMutablePointer<GError>?
+    guard let value = webkit_web_view_evaluate_javascript_finish(gbg_web_view(source), result, &error) else {
+        let message = error.map { String(cString: $0.pointee.message) } ?? "?"
+        g_error_free(error)
+        box.done("error: \(message)")
+        return
+    }
+    defer { g_object_unref(value) }
+    guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {
+        box.done(nil)
+        return
+    }
+    defer { g_free(text) }
+    box.done(String(cString: text))
+}
+
+/// Every message the host receives, with awaiting by action.
+@MainActor
+final class Inbox {
+    private(set) var messages: [BridgeMessage] = []
+    private var waiters: [(action: String, continuation: CheckedContinuation<BridgeMessage, Never>)] = []
+    private var consumed: Set<String> = []
+
+    init(host: BridgeHost) {
+        let stream = host.messageStream()
+        Task { @MainActor [weak self] in
+            for await message in stream {
+                guard let self else { return }
+                self.messages.append(message)
+                if let index = self.waiters.firstIndex(where: { $0.action == message.payload.action }) {
+                    let waiter = self.waiters.remove(at: index)
+                    self.consumed.insert(message.correlationId)
+                    waiter.continuation.resume(returning: message)
+                }
+            }
+        }
+    }
+
+    /// The first not yet awaited message with `action`, waiting for it if needed.
+    func next(_ action: String) async -> BridgeMessage {
+        if let message = messages.first(where: { $0.payload.action == action && !consumed.contains($0.correlationId) }) {
+            consumed.insert(message.correlationId)
+            return message
+        }
+        return await withCheckedContinuation { waiters.append((action, $0)) }
+    }
+
+    func count(_ action: String) -> Int {
+        messages.filter { $0.payload.action == action }.count
+    }
+}

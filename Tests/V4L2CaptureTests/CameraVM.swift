@@ -1,0 +1,74 @@
+import Glibc
+import Testing
+import V4L2Capture
+
+/// Where the camera tests run. `scripts/camera-vm-test.sh` boots a guest with the vivid
+/// driver and sets `GBGBRIDGE_CAMERA_VM` to the phase it runs; anywhere else the tests that
+/// need a real V4L2 driver are skipped with a visible reason.
+enum CameraVM {
+    enum Phase: String {
+        /// As root, with both vivid cameras present.
+        case main
+        /// As an unprivileged user who may not open the device nodes.
+        case unprivileged
+    }
+
+    static let phase: Phase? = getenv("GBGBRIDGE_CAMERA_VM").flatMap { Phase(rawValue: String(cString: $0)) }
+
+    /// Enables a test only in the given phase inside the vivid guest.
+    static func only(_ wanted: Phase) -> ConditionTrait {
+        .enabled(
+            if: phase == wanted,
+            "needs the vivid camera VM (phase \(wanted.rawValue)): run scripts/camera-vm-test.sh"
+        )
+    }
+
+    static let firstCamera = "/dev/video0"
+    static let secondCamera = "/dev/video1"
+
+    /// Sets a vivid control (fault injection) with `v4l2-ctl`, as a user would.
+    static func setControl(_ name: String, _ value: Int = 1, on device: String) throws {
+        let status = run(["v4l2-ctl", "-d", device, "-c", "\(name)=\(value)"])
+        guard status == 0 else { throw ControlFailed(command: "v4l2-ctl -d \(device) -c \(name)=\(value)", status: status) }
+    }
+
+    struct ControlFailed: Error, CustomStringConvertible {
+        let command: String
+        let status: Int32
+        var description: String { "\(command) exited with \(status)" }
+    }
+
+    private static func run(_ arguments: [String]) -> Int32 {
+        var pid = pid_t()
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawnp(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (status >> 8) & 0xff
+    }
+
+    /// Collects the next `count` frames of a stream.
+    static func frames(_ count: Int, from stream: CameraStream) async throws -> [CameraFrame] {
+        var frames: [CameraFrame] = []
+        for try await frame in stream.frames {
+            frames.append(frame)
+            if frames.count == count { break }
+        }
+        return frames
+    }
+
+    /// Reads frames until the stream throws; returns the error as a `CameraError`.
+    static func failure(of stream: CameraStream, within maximumFrames: Int = 200) async -> CameraError? {
+        var seen = 0
+        do {
+            for try await _ in stream.frames {
+                seen += 1
+                if seen >= maximumFrames { return nil }
+            }
+            return nil
+        } catch {
+            return error as? CameraError
+        }
+    }
+}

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Runs the V4L2 camera tests against the kernel's vivid test driver inside a QEMU guest.
+#
+# This machine's kernel has no V4L2, so the script boots Debian's own kernel under TCG with
+# vivid loaded (two capture devices), shares the host's root file system read-only over 9p
+# and runs the host-built test bundle in the guest. Exit status: the tests' status.
+#
+# Usage: scripts/camera-vm-test.sh [--no-build]
+#   --no-build   reuse the test bundle already built by `swift build --build-tests`
+# Environment: CAMERA_VM_TIMEOUT (seconds, default 600), CAMERA_VM_CACHE (default .cache/camera-vm)
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${CAMERA_VM_CACHE:-$repo/.cache/camera-vm}
+timeout_seconds=${CAMERA_VM_TIMEOUT:-600}
+build=1
+[[ ${1:-} == --no-build ]] && build=0
+started=$(date +%s.%N)
+
+say() { printf '[camera-vm] %s\n' "$*" >&2; }
+elapsed() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# 1. Host packages (idempotent; apt is only called when something is missing).
+packages=(qemu-system-x86 busybox-static v4l-utils libv4l-dev kmod cpio xz-utils)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    say "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -o DPkg::Lock::Timeout=600 "${missing[@]}" >&2 \
+        || { apt-get update -o DPkg::Lock::Timeout=600 >&2 && apt-get install -y -o DPkg::Lock::Timeout=600 "${missing[@]}" >&2; }
+fi
+
+# 2. Guest kernel, modules and initramfs, cached per kernel package.
+kernel_package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[[ -n $kernel_package ]] || { say "cannot resolve the kernel package behind linux-image-amd64"; exit 1; }
+kernel_dir=$cache/$kernel_package
+if [[ ! -f $kernel_dir/ready ]]; then
+    say "preparing $kernel_package in $kernel_dir"
+    "$repo/scripts/camera-vm/prepare-kernel.sh" "$kernel_package" "$kernel_dir"
+fi
+
+# 3. The test bundle, built on the host.
+if ((build)); then
+    say "building the test bundle"
+    (cd "$repo" && swift build --build-tests >&2)
+fi
+bin_path=$(cd "$repo" && swift build --show-bin-path)
+bundle=$(find "$bin_path" -maxdepth 1 -name '*PackageTests.xctest' -type f | head -1)
+[[ -x $bundle ]] || { say "no test bundle in $bin_path: run swift build --build-tests"; exit 1; }
+
+# 4. Boot the guest; it runs scripts/camera-vm/guest-tests.sh and writes results to the share.
+results=$cache/run.$$
+rm -rf "$results"
+mkdir -p "$results"
+chmod 0777 "$results"
+cat >"$results/job.sh" <<JOB
+export CAMERA_VM_REPO='$repo'
+export CAMERA_VM_BUNDLE='$bundle'
+exec /bin/bash '$repo/scripts/camera-vm/guest-tests.sh'
+JOB
+say "booting the guest ($(elapsed) s so far)"
+set +e
+timeout --foreground "$timeout_seconds" qemu-system-x86_64 \
+    -accel tcg,thread=multi -cpu max -smp 2 -m 1024 \
+    -display none -monitor none -serial "file:$results/console.log" -no-reboot \
+    -kernel "$kernel_dir/vmlinux" -initrd "$kernel_dir/initramfs.cpio.gz" \
+    -append "console=ttyS0 loglevel=3 panic=-1 rdinit=/init" \
+    -fsdev local,id=hostroot,path=/,security_model=none,readonly=on \
+    -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+    -fsdev local,id=results,path="$results",security_model=none \
+    -device virtio-9p-pci,fsdev=results,mount_tag=results
+qemu_status=$?
+set -e
+boot_seconds=$(elapsed)
+
+# 5. Report.
+for phase in main unprivileged; do
+    if [[ -f $results/$phase.log ]]; then
+        printf '\n===== camera tests, phase %s (in the vivid guest) =====\n' "$phase"
+        cat "$results/$phase.log"
+    fi
+done
+status=1
+if [[ -f $results/status ]]; then
+    status=$(cat "$results/status")
+else
+    say "the guest did not finish (qemu exit $qemu_status); console:"
+    tail -n 40 "$results/console.log" >&2 || true
+fi
+if ((status != 0)) && [[ -f $results/guest.log ]]; then
+    say "guest log:"
+    cat "$results/guest.log" >&2
+fi
+say "camera tests exit status $status, total $boot_seconds s"
+((status == 0)) && rm -rf "$results"
+exit "$status"

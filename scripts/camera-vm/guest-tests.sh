@@ -1,0 +1,35 @@
+#!/bin/bash
+# Runs inside the vivid guest (as root, in a chroot of the host's file system).
+# Two phases of the camera tests, each a separate run of the host-built test bundle:
+#   main          as root, both vivid cameras present
+#   unprivileged  as nobody, who may not open the root-only device nodes
+# A phase fails when its tests fail, or when fewer than the expected tests actually ran.
+set -uo pipefail
+results=/run/camera-vm
+bundle=$CAMERA_VM_BUNDLE
+export NO_COLOR=1
+cd "$CAMERA_VM_REPO"
+
+ls -l /dev/video* >"$results/devices.txt" 2>&1
+
+status=0
+run_phase() {
+    local phase=$1 suites=$2 minimum=$3
+    shift 3
+    local log=$results/$phase.log filters=()
+    for suite in $suites; do filters+=(--filter "$suite"); done
+    "$@" env GBGBRIDGE_CAMERA_VM="$phase" "$bundle" --testing-library swift-testing --no-parallel "${filters[@]}" >"$log" 2>&1
+    local result=$?
+    local passed skipped
+    passed=$(grep -c '^✔ Test .*() passed' "$log")
+    skipped=$(grep -c 'skipped' "$log")
+    echo "phase $phase: exit $result, $passed tests passed, $skipped skipped (expected at least $minimum)" | tee -a "$log"
+    if ((result != 0 || passed < minimum || skipped != 0)); then
+        echo "phase $phase FAILED" | tee -a "$log"
+        status=1
+    fi
+}
+
+run_phase main "VividCameraTests CameraDetectorTests" 13
+run_phase unprivileged "UnprivilegedCameraTests CameraDetectorTests" 6 setpriv --reuid=65534 --regid=65534 --clear-groups
+exit $status
