@@ -31,7 +31,7 @@ fail() { echo "build-deb: error: $*" >&2; exit 1; }
 
 install_build_dependencies() {
     local needed=(
-        dpkg-dev fakeroot lintian desktop-file-utils appstream help2man binutils xz-utils
+        dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils xz-utils
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev
     )
     local missing=() p
@@ -69,14 +69,13 @@ build_binary() {
     [ -x "$binary" ] || fail "the build produced no $binary"
 }
 
-# The man page comes from the program's own --help, so the two cannot drift apart.
+# The man page comes from the program's own description of its options (the same data
+# --help prints), so the two cannot drift apart; every option --help lists is checked.
 generate_manpage() {
     local stripped=$work/$package
     strip --remove-section=.comment --remove-section=.note -o "$stripped" "$binary"
-    help2man --no-info --no-discard-stderr --version-string="$version" \
-        --name="desktop host for identity-verification web journeys" \
-        --section=1 --include=packaging/gbgbridge-shell.h2m \
-        --output="$work/$package.1" "$stripped"
+    /usr/bin/python3 packaging/gen-manpage.py "$stripped" "$version" packaging/man-extra.roff \
+        >"$work/$package.1"
     local option
     sed 's/\\-/-/g' "$work/$package.1" >"$work/$package.1.txt"
     for option in $("$stripped" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
