@@ -147,6 +147,7 @@ deb=$out/${package}_${version}_${arch}.deb
 mkdir -p "$work"
 build_binary
 generate_manpage
+rm -f "$work/substvars"
 (cd packaging && dpkg-shlibdeps -T"$top/$work/substvars" -e"$top/$work/$package" 2>&1 \
     | grep -v "binaries to analyze should already be installed" >&2 || true)
 grep -q '^shlibs:Depends=' "$work/substvars" || fail "dpkg-shlibdeps found no dependencies"
