@@ -95,6 +95,9 @@ assemble() {
     git ls-files -z -- Resources | while IFS= read -r -d '' file; do
         case "$file" in
             Resources/icons/* | Resources/linux/*) ;;
+            */README.md)
+                local note=${file#Resources/}
+                install -D -m 0644 "$file" "$root/usr/share/doc/$package/README.${note%%/*}.md" ;;
             *) install -D -m 0644 "$file" "$root/usr/share/$package/${file#Resources/}" ;;
         esac
     done
