@@ -31,7 +31,7 @@ fail() { echo "build-deb: error: $*" >&2; exit 1; }
 
 install_build_dependencies() {
     local needed=(
-        dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils xz-utils
+        dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev
     )
     local missing=() p
@@ -69,11 +69,17 @@ build_binary() {
     [ -x "$binary" ] || fail "the build produced no $binary"
 }
 
-# The man page comes from the program's own description of its options (the same data
-# --help prints), so the two cannot drift apart; every option --help lists is checked.
-generate_manpage() {
+# Strips the program, then writes the man page from the program's own description of its
+# options (the same data --help prints), so the two cannot drift apart; every option --help
+# lists is checked.
+strip_and_generate_manpage() {
     local stripped=$work/$package
-    strip --remove-section=.comment --remove-section=.note -o "$stripped" "$binary"
+    # .swift_modhash is the compiler's record for incremental code generation; it differs
+    # from build to build. Without it, the build ID is recomputed from the contents, so two
+    # clean builds give the same bytes.
+    strip --remove-section=.comment --remove-section=.note --remove-section=.swift_modhash \
+        -o "$stripped" "$binary"
+    debugedit --build-id --build-id-seed="${package}_$version" "$stripped" >/dev/null
     /usr/bin/python3 packaging/gen-manpage.py "$stripped" "$version" packaging/man-extra.roff \
         >"$work/$package.1"
     local option
@@ -149,7 +155,7 @@ deb=$out/${package}_${version}_${arch}.deb
 
 mkdir -p "$work"
 build_binary
-generate_manpage
+strip_and_generate_manpage
 rm -f "$work/substvars"
 (cd packaging && dpkg-shlibdeps -T"$top/$work/substvars" -e"$top/$work/$package" 2>&1 \
     | grep -v "binaries to analyze should already be installed" >&2 || true)
