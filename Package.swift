@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "GBGBridgeCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -57,7 +58,8 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-capture-bench",
             dependencies: [
-                "GBGBridgeCapture", "GBGBridge", "CWebKitGTK", .product(name: "Crypto", package: "swift-crypto"),
+                "GBGBridgeCapture", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
             swiftSettings: strict
@@ -75,6 +77,12 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("soup-3.0")]
         ),
+        .executableTarget(
+            name: "gbgbridge-webkit-bench",
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            path: "Benchmarks/WebKitBenchmarks",
+            swiftSettings: strict
+        ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
         .testTarget(
@@ -84,6 +92,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "ShellTests", dependencies: []),
+        .testTarget(name: "ShellTests", dependencies: [], exclude: ["Fixtures"]),
     ]
 )

@@ -21,7 +21,7 @@ say() { printf '[camera-vm] %s\n' "$*" >&2; }
 elapsed() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # 1. Host packages (idempotent; apt is only called when something is missing).
-packages=(qemu-system-x86 busybox-static v4l-utils libv4l-dev kmod cpio xz-utils)
+packages=(qemu-system-x86 busybox-static v4l-utils libv4l-dev kmod cpio xz-utils make gcc-12 libjpeg-turbo-progs)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing+=("$package")
@@ -53,7 +53,7 @@ bundle=$(find "$bin_path" -maxdepth 1 -name '*PackageTests.xctest' -type f | hea
 
 # 4. Boot the guest; it runs scripts/camera-vm/guest-tests.sh and writes results to the share.
 results=$cache/run.$$
-rm -rf "$results"
+rm -rf "$cache"/run.*
 mkdir -p "$results"
 chmod 0777 "$results"
 cat >"$results/job.sh" <<JOB
@@ -90,9 +90,13 @@ else
     say "the guest did not finish (qemu exit $qemu_status); console:"
     tail -n 40 "$results/console.log" >&2 || true
 fi
-if ((status != 0)) && [[ -f $results/guest.log ]]; then
-    say "guest log:"
-    cat "$results/guest.log" >&2
+if [[ -f $results/guest.log ]]; then
+    if ((status != 0)); then
+        say "guest log:"
+        cat "$results/guest.log" >&2
+    else
+        grep -E '^(guest|phase)' "$results/guest.log" | sed 's/^/[camera-vm] /' >&2
+    fi
 fi
 say "camera tests exit status $status, total $boot_seconds s"
 ((status == 0)) && rm -rf "$results"

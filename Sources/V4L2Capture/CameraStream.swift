@@ -16,7 +16,8 @@ public final class CameraStream: Sendable {
     public let format: CameraStreamFormat
     /// The frames, newest kept when the consumer is slow. The sequence finishes after `stop()`
     /// (once the device is closed) and throws a `CameraError` when the camera fails or is
-    /// unplugged. Iterate it once; ending the iteration stops the stream.
+    /// unplugged. Consume it from one task at a time; cancelling that task stops the stream,
+    /// merely leaving a `for await` loop does not (call `stop()` or `close()`).
     public let frames: AsyncThrowingStream<CameraFrame, any Error>
 
     private let control: StreamControl

@@ -1,1 +1,81 @@
-print("gbgbridge-shell")
+import CWebKitGTK
+import GBGBridgeGTK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Entry point: parse and check everything that can be a usage error (exit 2) before a
+// display is touched, then run the journey on GTK's main loop and exit with its outcome.
+
+let command: ShellCommand
+do {
+    command = try ShellCommand.parse()
+} catch {
+    if ShellCommand.exitCode(for: error) == .success {
+        ShellOutput.result(ShellCommand.fullMessage(for: error))
+        exit(0)
+    }
+    ShellOutput.note(ShellCommand.fullMessage(for: error))
+    exit(ShellExit.usage("").status)
+}
+
+let settings: ShellSettings
+do {
+    settings = try ShellSettings(command)
+} catch {
+    ShellOutput.note("error: \(error.message)")
+    exit(error.status)
+}
+
+var log: MessageLog?
+if let path = settings.messageLogPath {
+    do {
+        log = try MessageLog(path: path, keepPayloads: settings.logPayloads)
+    } catch {
+        ShellOutput.note("error: \(error.description)")
+        exit(ShellExit.usage("").status)
+    }
+}
+
+var display: PrivateDisplay?
+if settings.headless {
+    do {
+        display = try PrivateDisplay(width: max(settings.windowSize.width, 1280), height: max(settings.windowSize.height, 1024))
+    } catch {
+        ShellOutput.note("error: --headless: \(error.description)")
+        exit(ShellExit.journeyFailed("").status)
+    }
+    setenv("DISPLAY", display!.name, 1)
+    setenv("GDK_BACKEND", "x11", 1)
+    unsetenv("WAYLAND_DISPLAY")
+    setenv("NO_AT_BRIDGE", "1", 0)
+    setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 0)
+}
+
+MainLoopIntegration.install()
+guard gtk_init_check(nil, nil) != 0 else {
+    let name = getenv("DISPLAY").map { String(cString: $0) }
+    let reason = name.map { "cannot open the display '\($0)'" } ?? "no display (DISPLAY is not set)"
+    ShellOutput.note("error: \(reason)")
+    ShellOutput.note("run it under a virtual display: xvfb-run -a gbgbridge-shell ..., or pass --headless")
+    display?.stop()
+    exit(ShellExit.journeyFailed("").status)
+}
+
+let run = JourneyRun(settings: settings, log: log)
+JourneyRun.current = run
+for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+    g_unix_signal_add(signalNumber, { data in
+        let signalNumber = Int32(Int(bitPattern: data))
+        MainActor.assumeIsolated { JourneyRun.current?.finish(.interrupted(signal: signalNumber)) }
+        return gboolean(0)
+    }, UnsafeMutableRawPointer(bitPattern: Int(signalNumber)))
+}
+Task { @MainActor in await run.start() }
+gtk_main()
+
+let status = run.outcome?.status ?? 0
+log?.close()
+display?.stop()
+exit(status)

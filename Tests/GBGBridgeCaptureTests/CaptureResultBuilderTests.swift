@@ -29,7 +29,7 @@ struct CaptureResultBuilderTests {
     }
 
     @Test func stillImageFilesKeepTheirBytesAndType() throws {
-        let png = try ImageEncoder.encode(frame, as: .png)
+        let png = try ImageEncoder.encode(frame, as: .documentPNG)
         let document = try CaptureResultBuilder.document(fromImageFile: png)
         #expect(document.imageData == png)
         #expect((document.width, document.height, document.mimeType) == (320, 200, "image/png"))

@@ -46,6 +46,14 @@ struct SelfiePackageTests {
         #expect(throws: SelfieSeal.SealError.self) { try SelfieSeal.open(sealed, with: DemoKeys.privateKey()) }
     }
 
+    @Test func keyFileIsReadFromAPath() throws {
+        let path = DemoKeys.directory.appendingPathComponent("DEMO-selfie-recipient-public.pem").path
+        #expect(try SelfieRecipientKey.publicKey(contentsOfFile: path).rawRepresentation == DemoKeys.publicKey().rawRepresentation)
+        #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(contentsOfFile: "/nonexistent.pem") }
+        let privatePath = DemoKeys.directory.appendingPathComponent("DEMO-selfie-recipient-private.pem").path
+        #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(contentsOfFile: privatePath) }
+    }
+
     @Test func keyFilesMustBeX25519() throws {
         let key = try DemoKeys.publicKey()
         #expect(try SelfieRecipientKey.publicKey(pem: SelfieRecipientKey.pem(for: key)).rawRepresentation == key.rawRepresentation)

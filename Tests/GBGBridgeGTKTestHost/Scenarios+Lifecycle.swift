@@ -173,6 +173,24 @@ extension Scenarios {
         await journey.flush()
         harness.check(journey.host.lastError?.contains("journey bug") == true, "evaluation error reaches lastError",
             journey.host.lastError ?? "nil")
+
+        journey.run("""
+            window.seen = [];
+            window.GBGBridge.receive = function (m) {
+              if (m.payload.action === 'test.bad') { throw new Error('bad message'); }
+              seen.push(m.payload.action);
+            };
+            """)
+        await journey.flush()
+        journey.host.clearError()
+        for action in ["test.one", "test.bad", "test.two"] {
+            journey.host.send(event: action, data: [:])
+        }
+        await journey.flush()
+        let seen = await harness.evaluate("seen", in: journey.webView)
+        harness.check(seen == #"["test.one","test.two"]"#, "a throwing receive does not stop later messages", seen ?? "nil")
+        harness.check(journey.host.lastError?.contains("bad message") == true, "the failing message is reported",
+            journey.host.lastError ?? "nil")
     }
 
     /// The window renders the page (snapshot is not blank).

@@ -1,4 +1,7 @@
 import CWebKitGTK
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
@@ -78,5 +81,30 @@ extension Scenarios {
         journey.window.url = URL(string: server.url("/elsewhere.html"))!
         let moved = await journey.inbox.next("test.pageReady")
         harness.check(moved.payload.data?["url"] == .string(server.url("/elsewhere.html")), "setting url navigates")
+    }
+}
+
+extension Scenarios {
+    /// A journey opened from a local file (as the bundled demo is) talks to the host.
+    @MainActor
+    static func fileOrigin(_ harness: Harness) async {
+        let journey = Journey()
+        let directory = "/tmp/gbgbridge-gtk-file-origin-\(getpid())"
+        g_mkdir_with_parents(directory, 0o700)
+        let html = page(title: "File journey").replacing("<script src=\"/lib.js\"></script>", with: "<script>\(pageLibrary)</script>")
+        let path = directory + "/index.html"
+        g_file_set_contents(path, html, -1, nil)
+        journey.window = BridgeJourneyWindow(url: URL(fileURLWithPath: path), host: journey.host, width: 800, height: 600)
+        journey.window.show()
+        let ready = await journey.inbox.next("test.pageReady")
+        harness.check(ready.payload.data?["url"] == .string("file://" + path), "file journey reaches the host")
+        harness.check(journey.window.transport.originPolicy.allowedOrigins == ["file://"], "file origin allowed",
+            "\(journey.window.transport.originPolicy.allowedOrigins)")
+        journey.host.send(event: "test.native", data: [:])
+        await journey.flush()
+        let count = await harness.evaluate("received.length", in: journey.webView)
+        harness.check(count == "2", "file journey receives host.ready and the event", count ?? "nil")
+        unlink(path)
+        rmdir(directory)
     }
 }

@@ -25,6 +25,7 @@ enum Scenarios {
         "lifecycle": Scenario(body: lifecycle),
         "delivery-errors": Scenario(body: deliveryErrors),
         "snapshot": Scenario(body: snapshot),
+        "file-origin": Scenario(body: fileOrigin),
     ]
 
     /// The page-side test client served at `/lib.js`.

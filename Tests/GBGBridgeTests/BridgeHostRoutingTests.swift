@@ -185,8 +185,12 @@ final class EchoHandler: BridgeCapabilityHandler {
         host.registerCustomCapability("nfc.read") { _, _ in }
         #expect(host.capabilities["nfc.read"] == true)
         host.documentCapture.handler = { _ in .cancelled(reason: "") }
+        #expect(await eventually { host.capabilities["camera.document"] == true })
+        host.documentCapture.isEnabled = false
+        #expect(await eventually { host.capabilities["camera.document"] == false })
+        host.selfieCapture.handler = { _ in .cancelled(reason: "") }
         _ = await answer(to: "capability.query")
-        #expect(host.capabilities["camera.document"] == true)
+        #expect(host.capabilities["camera.selfie"] == true)
     }
 
     @Test func respondToPendingRequestUsesItsAction() async {

@@ -14,7 +14,7 @@ import Testing
         #expect(try JSONValue.number(1e-7).jsonText() == "1e-07")
     }
 
-    @Test(arguments: [0.1, 1e300, 1e-7, 5e-324, -2.5, 1.7976931348623157e308, 123456.789, 1e16, 3e20])
+    @Test(arguments: [0.1, 1e300, 1e-7, 2.2250738585072014e-308, -2.5, 1.7976931348623157e308, 123456.789, 1e16, 3e20])
     func numbersRoundTrip(number: Double) throws {
         let text = try JSONValue.number(number).jsonText()
         #expect(try JSONValue(parsing: text) == .number(number))
@@ -60,5 +60,16 @@ import Testing
             #expect(error.kind == .tooDeep)
         }
         #expect(try deeper.jsonText(maxDepth: limit + 1) == nested(depth: limit + 1))
+    }
+
+    @Test(arguments: ["\"", "\\", "\n", "\u{1}", "\u{1f}", "é", "\u{2028}", "\u{2029}", "😀", "\u{7f}", " "])
+    func specialCharactersAtEveryOffsetSurviveTheWordScan(special: String) throws {
+        for offset in 0..<24 {
+            let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 24 - offset)
+            let json = try JSONValue.string(text).jsonText()
+            #expect(try JSONValue(parsing: json) == .string(text))
+            #expect(!json.contains("\u{2028}") && !json.contains("\u{2029}"))
+            #expect(json.utf8.filter { $0 < 0x20 }.isEmpty)
+        }
     }
 }

@@ -25,6 +25,9 @@ enum CameraVM {
 
     static let firstCamera = "/dev/video0"
     static let secondCamera = "/dev/video1"
+    /// v4l2loopback nodes the tests feed (see scripts/camera-vm/init.sh).
+    static let yuyvLoopback = "/dev/video10"
+    static let mjpegLoopback = "/dev/video11"
 
     /// Sets a vivid control (fault injection) with `v4l2-ctl`, as a user would.
     static func setControl(_ name: String, _ value: Int = 1, on device: String) throws {
@@ -38,7 +41,8 @@ enum CameraVM {
         var description: String { "\(command) exited with \(status)" }
     }
 
-    private static func run(_ arguments: [String]) -> Int32 {
+    /// Runs a program to completion; returns its exit status (-1 if it could not start).
+    static func run(_ arguments: [String]) -> Int32 {
         var pid = pid_t()
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -46,6 +50,27 @@ enum CameraVM {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (status >> 8) & 0xff
+    }
+
+    /// Reads a whole file.
+    static func contents(of path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw ControlFailed(command: "fopen \(path)", status: errno) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+
+    /// Writes a whole file.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard let file = fopen(path, "wb") else { throw ControlFailed(command: "fopen \(path)", status: errno) }
+        defer { fclose(file) }
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw ControlFailed(command: "fwrite \(path)", status: errno) }
     }
 
     /// Collects the next `count` frames of a stream.

@@ -11,25 +11,29 @@ export NO_COLOR=1
 cd "$CAMERA_VM_REPO"
 
 ls -l /dev/video* >"$results/devices.txt" 2>&1
+echo "guest booted and ready after $(cut -d' ' -f1 /proc/uptime) s"
 
 status=0
 run_phase() {
     local phase=$1 suites=$2 minimum=$3
     shift 3
-    local log=$results/$phase.log filters=()
+    local log=$results/$phase.log filters=() begin
+    begin=$(cut -d' ' -f1 /proc/uptime)
     for suite in $suites; do filters+=(--filter "$suite"); done
     "$@" env GBGBRIDGE_CAMERA_VM="$phase" "$bundle" --testing-library swift-testing --no-parallel "${filters[@]}" >"$log" 2>&1
     local result=$?
     local passed skipped
     passed=$(grep -c '^✔ Test .*() passed' "$log")
     skipped=$(grep -c 'skipped' "$log")
-    echo "phase $phase: exit $result, $passed tests passed, $skipped skipped (expected at least $minimum)" | tee -a "$log"
+    local seconds
+    seconds=$(awk -v a="$begin" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')
+    echo "phase $phase: exit $result, $passed tests passed, $skipped skipped (expected at least $minimum), $seconds s" | tee -a "$log"
     if ((result != 0 || passed < minimum || skipped != 0)); then
         echo "phase $phase FAILED" | tee -a "$log"
         status=1
     fi
 }
 
-run_phase main "VividCameraTests CameraDetectorTests" 13
+run_phase main "VividCameraTests LoopbackCameraTests CameraDetectorTests" 15
 run_phase unprivileged "UnprivilegedCameraTests CameraDetectorTests" 6 setpriv --reuid=65534 --regid=65534 --clear-groups
 exit $status

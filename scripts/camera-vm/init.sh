@@ -1,5 +1,6 @@
 #!/bin/busybox sh
-# Guest init for the camera tests: load the modules (vivid with two capture devices),
+# Guest init for the camera tests: load the modules (vivid with two capture devices,
+# v4l2loopback with two more fed by the tests),
 # mount the host's root read-only with a tmpfs overlay, run the job in it, power off.
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -10,6 +11,8 @@ mount -t devtmpfs devtmpfs /dev
 for module in $(cat /modules/order); do
     case $module in
         vivid.ko) insmod /modules/$module n_devs=2 node_types=0x1,0x1 ;;
+        v4l2loopback.ko) insmod /modules/$module devices=2 video_nr=10,11 exclusive_caps=1,1 \
+            card_label=YUYV-Loopback,MJPEG-Loopback ;;
         *) insmod /modules/$module ;;
     esac
 done

@@ -49,6 +49,22 @@ for module in virtio_pci 9pnet_virtio 9p overlay vivid; do
 done
 printf '%s\n' "${order[@]}" >"$root/modules/order"
 
+# v4l2loopback, built against the guest kernel's headers (extracted, not installed), gives
+# cameras that deliver only YUYV or only MJPEG, as many real webcams do.
+headers=$work/headers
+mkdir -p "$headers"
+(cd "$work" && apt-get download v4l2loopback-dkms "linux-headers-$version" \
+    "linux-headers-${version%-*}-common" "linux-kbuild-$(cut -d. -f1,2 <<<"${version%%-*}")" >/dev/null 2>&1)
+for deb in "$work"/v4l2loopback-dkms_*.deb "$work"/linux-headers-*.deb "$work"/linux-kbuild-*.deb; do
+    dpkg-deb -x "$deb" "$headers"
+done
+sed -i "s|/usr/src/|$headers/usr/src/|" "$headers/usr/src/linux-headers-$version/Makefile"
+loopback_source=$(ls -d "$headers"/usr/src/v4l2loopback-*)
+make -s -C "$headers/usr/src/linux-headers-$version" M="$loopback_source" modules >"$work/loopback-build.log" 2>&1 \
+    || { cat "$work/loopback-build.log" >&2; exit 1; }
+cp "$loopback_source/v4l2loopback.ko" "$root/modules/v4l2loopback.ko"
+echo v4l2loopback.ko >>"$root/modules/order"
+
 cp /bin/busybox "$root/bin/busybox"
 cp "$here/init.sh" "$root/init"
 chmod +x "$root/init"

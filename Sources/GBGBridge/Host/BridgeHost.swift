@@ -60,6 +60,7 @@ public final class BridgeHost {
                 richCapabilities: { [weak self] in self?.liveCapabilityInfo() ?? [:] },
                 hostVersion: hostVersion))
         capabilities = liveCapabilityInfo().mapValues(\.supported)
+        followSlotChanges()
     }
 
     /// A host whose capabilities are declared once in `configuration`.
@@ -175,6 +176,19 @@ public final class BridgeHost {
             entries[slot.id] = slot.buildCapabilityInfo()
         }
         return entries
+    }
+
+    /// Keeps ``capabilities`` in step with the slots: whenever a slot's handler,
+    /// `isEnabled`, version or permission state changes, recompute on the next turn.
+    private func followSlotChanges() {
+        withObservationTracking {
+            _ = liveCapabilityInfo()
+        } onChange: { [weak self] in
+            Task { @MainActor in
+                self?.refreshCapabilities()
+                self?.followSlotChanges()
+            }
+        }
     }
 
     func refreshCapabilities() {

@@ -129,7 +129,14 @@ struct JSONParser: ~Copyable {
         index += 1
         let start = index
         var isASCII = true
+        let base = UnsafeRawPointer(bytes.baseAddress)
         while index < bytes.count {
+            if let base, index + 8 <= bytes.count,
+                !ByteScan.isSpecial(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<index])

@@ -74,9 +74,19 @@ struct JSONWriter: ~Copyable {
         var text = text
         text.withUTF8 { utf8 in
             let count = utf8.count
+            if count > 4096, bytes.capacity - bytes.count < count + 2 {
+                bytes.reserveCapacity(bytes.count + count + count / 8 + 64)
+            }
+            let base = UnsafeRawPointer(utf8.baseAddress)
             var runStart = 0
             var position = 0
             while position < count {
+                if let base, position + 8 <= count,
+                    !ByteScan.isSpecial(base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                {
+                    position += 8
+                    continue
+                }
                 let byte = utf8[position]
                 // Fast path: everything except quote, backslash, control bytes and the
                 // lead byte of U+2028/U+2029 is copied as is.

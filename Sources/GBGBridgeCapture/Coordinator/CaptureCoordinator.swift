@@ -1,6 +1,11 @@
+import CWebKitGTK
 import Crypto
 import GBGBridge
 import V4L2Capture
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Wires a ``BridgeHost``'s typed capture slots to the capture window.
 ///
@@ -15,9 +20,11 @@ public final class CaptureCoordinator {
 
     private let host: BridgeHost
     private let sourceProvider: SourceProvider
-    private let hasCamera: @MainActor () async -> Bool
+    private let availability: @MainActor () async -> CameraAvailability
     private let selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     private let autoCaptureAfter: Duration?
+    /// The journey window capture windows are shown over (modal, centred on it), if any.
+    public var parentWindow: UnsafeMutablePointer<GtkWindow>?
     /// The open window per slot, if any.
     public private(set) var windows: [CaptureKind: CaptureWindow] = [:]
 
@@ -32,25 +39,28 @@ public final class CaptureCoordinator {
     ) {
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            sources: { await Self.cameraSources(for: camera) },
-            hasCamera: {
-                switch camera {
-                case .none: return false
-                case .device: return true
-                case .auto: return await Self.scanCameras().hardwareAvailable
-                }
-            })
+            sources: { await Self.cameraSources(for: camera) }, availability: { await Self.availability(of: camera) })
     }
 
     /// A coordinator over any frame sources (tests use synthetic ones). `hasCamera` decides whether the
-    /// slots are offered; by default, whether `sources` returns anything.
-    public init(
+    /// slots are offered; by default, whether `sources` returns anything. Permission states are left as set.
+    public convenience init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
         sources: @escaping SourceProvider, hasCamera: (@MainActor () async -> Bool)? = nil
     ) {
+        let hasCamera = hasCamera ?? { await !sources().isEmpty }
+        self.init(
+            host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter, sources: sources,
+            availability: { CameraAvailability(available: await hasCamera(), permissionState: nil) })
+    }
+
+    private init(
+        host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration?,
+        sources: @escaping SourceProvider, availability: @escaping @MainActor () async -> CameraAvailability
+    ) {
         self.host = host
         self.sourceProvider = sources
-        self.hasCamera = hasCamera ?? { await !sources().isEmpty }
+        self.availability = availability
         self.selfieRecipientKey = selfieRecipientKey
         self.autoCaptureAfter = autoCaptureAfter
     }
@@ -72,12 +82,50 @@ public final class CaptureCoordinator {
         await refreshAvailability()
     }
 
-    /// Re-checks whether a camera is present and enables or disables both slots (the query then reports
-    /// them supported or not). Call when a capability query arrives.
+    /// Re-checks the camera: enables or disables both slots (the query then reports them supported or not)
+    /// and, for real cameras, sets their `permissionState` as ``CameraDetector`` defines it. Call when a
+    /// capability query arrives (a camera may have been plugged in or out).
     public func refreshAvailability() async {
-        let available = await hasCamera()
-        host.documentCapture.isEnabled = available
-        host.selfieCapture.isEnabled = available
+        let current = await availability()
+        for slot in [host.documentCapture, host.selfieCapture] {
+            slot.isEnabled = current.available
+            if let permissionState = current.permissionState { slot.permissionState = permissionState }
+        }
+    }
+
+    /// Whether the slots should be offered, and the permission state to report.
+    struct CameraAvailability: Sendable {
+        var available: Bool
+        var permissionState: PermissionState?
+    }
+
+    nonisolated static func availability(of camera: CameraChoice) async -> CameraAvailability {
+        switch camera {
+        case .none:
+            return CameraAvailability(available: false, permissionState: .notApplicable)
+        case .auto:
+            let detected = CameraDetector.result(for: await scanCameras())
+            return CameraAvailability(available: detected.hardwareAvailable, permissionState: detected.permissionState)
+        case .device(let path):
+            let outcome: Result<CameraDevice, CameraError> = await Task.detached {
+                do throws(CameraError) {
+                    return .success(try CameraDiscovery.describe(path: path, includeFormats: false))
+                } catch {
+                    return .failure(error)
+                }
+            }.value
+            switch outcome {
+            case .success:
+                return CameraAvailability(available: true, permissionState: .granted)
+            case .failure(let error):
+                switch error.kind {
+                case .unavailable: return CameraAvailability(available: false, permissionState: .notApplicable)
+                case .permissionDenied:
+                    return CameraAvailability(available: true, permissionState: error.errno == EPERM ? .restricted : .denied)
+                default: return CameraAvailability(available: true, permissionState: .notDetermined)
+                }
+            }
+        }
     }
 
     private func slot(for kind: CaptureKind) -> CaptureCapability {
@@ -105,7 +153,7 @@ public final class CaptureCoordinator {
         }
         windows[kind] = window
         do {
-            try await window.present()
+            try await window.present(over: parentWindow)
         } catch {
             window.close()
             windows[kind] = nil
@@ -121,8 +169,9 @@ public final class CaptureCoordinator {
 
     // MARK: Cameras
 
-    nonisolated static func scanCameras() async -> CameraScan {
-        await Task.detached { CameraDiscovery.scan() }.value
+    /// Scans `/dev/video*` off the main thread (it opens every node).
+    nonisolated static func scanCameras(includeFormats: Bool = false) async -> CameraScan {
+        await Task.detached { CameraDiscovery.scan(includeFormats: includeFormats) }.value
     }
 
     /// Sources for `choice`: usable cameras first, then nodes that failed to open (opening those again
@@ -132,7 +181,7 @@ public final class CaptureCoordinator {
         case .none:
             return []
         case .device(let path):
-            let device = await Task.detached { try? CameraDiscovery.describe(path: path) }.value
+            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: false) }.value
             return [device.map { V4L2FrameSource(device: $0) } ?? V4L2FrameSource(path: path)]
         case .auto:
             let scan = await scanCameras()

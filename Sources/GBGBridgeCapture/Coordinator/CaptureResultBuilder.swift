@@ -20,7 +20,7 @@ public enum CaptureResultBuilder {
     /// A document result: the frame as PNG.
     public static func document(from frame: RGBFrame) throws(BuildError) -> DocumentCaptureResult {
         do {
-            let png = try ImageEncoder.encode(frame, as: .png)
+            let png = try ImageEncoder.encode(frame, as: .documentPNG)
             return DocumentCaptureResult(imageData: png, width: frame.width, height: frame.height, mimeType: "image/png")
         } catch {
             throw BuildError(description: error.description)

@@ -37,6 +37,8 @@ public struct SyntheticFrameSource: FrameSource {
         let deviceName = name
         let producer = Task.detached(priority: .userInitiated) {
             var sequence: UInt64 = 0
+            let clock = ContinuousClock()
+            var nextFrame = clock.now
             while !Task.isCancelled {
                 if let failAfter, sequence >= UInt64(failAfter) {
                     continuation.finish(throwing: FrameSourceError.disconnected("\(deviceName) was disconnected."))
@@ -44,7 +46,9 @@ public struct SyntheticFrameSource: FrameSource {
                 }
                 continuation.yield(painter.frame(sequence: sequence, timestampNanoseconds: monotonicNanoseconds()))
                 sequence += 1
-                try? await Task.sleep(for: interval)
+                // Keep the rate steady: sleep until the next tick, never trying to catch up on missed ones.
+                nextFrame = max(nextFrame + interval, clock.now)
+                try? await Task.sleep(until: nextFrame, clock: clock)
             }
             continuation.finish()
         }

@@ -11,8 +11,13 @@ import Glibc
 public enum ImageEncoder {
     /// An output format and its options.
     public enum Format: Sendable {
-        case png
+        /// PNG with zlib `compression` 0 (none) to 9 (smallest, slowest).
+        case png(compression: Int)
+        /// JPEG with `quality` 1 to 100.
         case jpeg(quality: Int)
+
+        /// PNG as documents are sent (see ``documentPNGCompression``).
+        public static var documentPNG: Format { .png(compression: documentPNGCompression) }
 
         var pixbufType: String {
             switch self {
@@ -31,11 +36,15 @@ public enum ImageEncoder {
 
         var options: [(String, String)] {
             switch self {
-            case .png: return [("compression", "6")]
+            case .png(let compression): return [("compression", String(min(9, max(0, compression))))]
             case .jpeg(let quality): return [("quality", String(min(100, max(1, quality))))]
             }
         }
     }
+
+    /// zlib level for document PNGs: measured on 1920x1080 camera-like frames (docs/capture.md), level 1
+    /// encodes several times faster than the default 6 for a slightly larger file.
+    public static let documentPNGCompression = 1
 
     /// Why encoding failed.
     public struct EncodingError: Error, Sendable, CustomStringConvertible {

@@ -23,6 +23,19 @@ public enum SelfieRecipientKey {
         }
     }
 
+    /// Reads an X25519 public key from a PEM file (`--selfie-recipient-key PATH`).
+    public static func publicKey(contentsOfFile path: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
+        let data: Data
+        do { data = try Data(contentsOf: URL(filePath: path)) } catch {
+            throw KeyError(description: "cannot read the selfie recipient key \(path): \(error)")
+        }
+        do {
+            return try publicKey(pem: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw KeyError(description: "\(path): \(error.description)")
+        }
+    }
+
     /// Parses an X25519 private key from PEM.
     public static func privateKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PrivateKey {
         let raw = try rawKey(pem: pem, label: "PRIVATE KEY", prefix: privateKeyPrefix)

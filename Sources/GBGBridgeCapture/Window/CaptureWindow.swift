@@ -28,7 +28,8 @@ public final class CaptureWindow {
     private let onFinish: @MainActor (CaptureResult) -> Void
 
     private(set) var phase: Phase = .waitingForFrames
-    private(set) var framesShown = 0
+    /// Frames displayed so far (for diagnostics and benchmarks).
+    public private(set) var framesShown = 0
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
     private let renderer: PreviewRenderer
@@ -201,10 +202,15 @@ public final class CaptureWindow {
 
     // MARK: Lifecycle
 
-    /// Starts the selected source and shows the window. Throws when the source cannot be opened; the
-    /// window is then not shown and `onFinish` is not called.
-    public func present() async throws(FrameSourceError) {
+    /// Starts the selected source and shows the window (modal over `parent` when given). Throws when the
+    /// source cannot be opened; the window is then not shown and `onFinish` is not called.
+    public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
+        if let parent {
+            gtk_window_set_transient_for(gtkCast(window), parent)
+            gtk_window_set_modal(gtkCast(window), 1)
+            gtk_window_set_position(gtkCast(window), GTK_WIN_POS_CENTER_ON_PARENT)
+        }
         gtk_widget_show_all(window)
         updateControls()
         gtk_window_present(gtkCast(window))

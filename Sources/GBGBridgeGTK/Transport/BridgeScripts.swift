@@ -44,6 +44,10 @@ enum BridgeScripts {
         """
 
     /// Isolated-world relay script accepting messages from the top window of an allowed origin.
+    ///
+    /// For a message from the top window itself the document's own origin is
+    /// checked (`location.origin`): WebKit reports `MessageEvent.origin` of a
+    /// `file:` document as `"null"`, while its origin serializes as `file://`.
     static func relay(allowedOrigins: [String]) -> String {
         let origins = "[" + allowedOrigins.map(javaScriptStringLiteral).joined(separator: ",") + "]"
         return """
@@ -57,8 +61,9 @@ enum BridgeScripts {
                 if (data === null || typeof data !== "object" || !("\(relayTag)" in data)) { return; }
                 event.stopImmediatePropagation();
                 var fromTop = event.source === window;
-                if (!fromTop || allowed.indexOf(event.origin) < 0) {
-                  control.postMessage({ kind: "rejected", origin: String(event.origin), fromTopFrame: fromTop });
+                var origin = fromTop ? location.origin : String(event.origin);
+                if (!fromTop || allowed.indexOf(origin) < 0) {
+                  control.postMessage({ kind: "rejected", origin: origin, fromTopFrame: fromTop });
                   return;
                 }
                 var body = data["\(relayTag)"];
@@ -72,11 +77,22 @@ enum BridgeScripts {
             """
     }
 
-    /// The script delivering one encoded message to the document holding `token`.
+    /// The script delivering encoded messages, in order, to the document holding `token`.
     ///
-    /// Evaluates to `1` when delivered and `0` when the document has changed.
-    static func delivery(of json: String, toDocument token: String) -> String {
-        "window.\(documentTokenProperty)===\"\(token)\"?(window.GBGBridge.receive(\(json)),1):0"
+    /// Each message gets its own `window.GBGBridge.receive` call; one that throws
+    /// does not stop the others. Evaluates to `-1` when the document has changed,
+    /// `0` when all were delivered, else to `index:error` lines for the failures.
+    static func delivery(of messages: [String], toDocument token: String) -> String {
+        var script = "(function(){if(window.\(documentTokenProperty)!==\"\(token)\")return -1;"
+        script += "var f=[];function d(i,m){try{window.GBGBridge.receive(m)}catch(e){f.push(i+\":\"+String(e).replace(/\\s+/g,\" \"))}}"
+        script.reserveCapacity(script.utf8.count + messages.reduce(0) { $0 + $1.utf8.count + 12 } + 40)
+        for (index, json) in messages.enumerated() {
+            script += "d(\(index),"
+            script += json
+            script += ");"
+        }
+        script += "return f.length?f.join(\"\\n\"):0})()"
+        return script
     }
 
     /// `text` as a double-quoted JavaScript string literal.

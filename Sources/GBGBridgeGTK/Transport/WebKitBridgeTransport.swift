@@ -66,6 +66,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     private var pageState = PageState.none
     private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
+    private var batch: [(json: String, onFailure: @MainActor (String) -> Void)] = []
+    private var isBatchScheduled = false
     private var committedURI: String?
     private let signals = SignalConnections()
     private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
@@ -93,14 +95,57 @@ public final class WebKitBridgeTransport: BridgeTransport {
         case .loading:
             queuedDeliveries.append((json, onFailure))
         case .ready(let token):
-            evaluate(BridgeScripts.delivery(of: json, toDocument: token), in: webView) { result in
-                switch result {
-                case .success(let delivered) where !delivered:
-                    onFailure("Message dropped: the page it was meant for has gone")
-                case .failure(let failure):
-                    onFailure("JavaScript evaluation failed: \(failure.message)")
-                default:
+            if isBatchScheduled {
+                batch.append((json, onFailure))
+            } else {
+                isBatchScheduled = true
+                evaluate([(json, onFailure)], toDocument: token, in: webView)
+                Task { @MainActor [weak self] in self?.deliverBatch() }
+            }
+        }
+    }
+
+    /// Evaluates, in one script, the messages that followed the first one in this main-loop turn.
+    ///
+    /// The first message of a turn goes out at once (lowest latency); a burst
+    /// after it costs one evaluation instead of one per message. Each message
+    /// still gets its own `receive` call and its own error, in order.
+    private func deliverBatch() {
+        isBatchScheduled = false
+        guard !batch.isEmpty else { return }
+        let deliveries = batch
+        batch.removeAll(keepingCapacity: true)
+        guard let webView, case .ready(let token) = pageState else {
+            for delivery in deliveries { deliver(delivery.json, onFailure: delivery.onFailure) }
+            return
+        }
+        evaluate(deliveries, toDocument: token, in: webView)
+    }
+
+    private func evaluate(
+        _ deliveries: [(json: String, onFailure: @MainActor (String) -> Void)],
+        toDocument token: String,
+        in webView: UnsafeMutablePointer<WebKitWebView>
+    ) {
+        let script = BridgeScripts.delivery(of: deliveries.map(\.json), toDocument: token)
+        evaluate(script, in: webView) { result in
+            switch result {
+            case .success(let outcome):
+                switch outcome {
+                case .delivered:
                     break
+                case .documentGone:
+                    for delivery in deliveries {
+                        delivery.onFailure("Message dropped: the page it was meant for has gone")
+                    }
+                case .failed(let failures):
+                    for (index, message) in failures where deliveries.indices.contains(index) {
+                        deliveries[index].onFailure("JavaScript evaluation failed: \(message)")
+                    }
+                }
+            case .failure(let failure):
+                for delivery in deliveries {
+                    delivery.onFailure("JavaScript evaluation failed: \(failure.message)")
                 }
             }
         }
@@ -108,18 +153,19 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     /// Calls `completion` once every delivery issued so far has been evaluated by the page.
     public func flush(_ completion: @escaping @MainActor () -> Void) {
+        deliverBatch()
         guard let webView, isPageReady else {
             completion()
             return
         }
-        evaluate("1", in: webView) { _ in completion() }
+        evaluate("0", in: webView) { _ in completion() }
     }
 
-    /// Evaluates `script` in the page world; the result is `true` when it evaluates to a non-zero number.
+    /// Evaluates `script` in the page world and reports its ``DeliveryOutcome``.
     private func evaluate(
         _ script: String,
         in webView: UnsafeMutablePointer<WebKitWebView>,
-        completion: @escaping @MainActor (Result<Bool, EvaluationFailure>) -> Void
+        completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
     ) {
         let context = Unmanaged.passRetained(EvaluationCompletion(completion)).toOpaque()
         var script = script
@@ -214,7 +260,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     /// Settles everything in flight for the current page and drops queued deliveries.
     func resetForNewPage(reason: String) {
-        let dropped = queuedDeliveries
+        let dropped = batch + queuedDeliveries
+        batch.removeAll()
         queuedDeliveries.removeAll()
         for delivery in dropped { delivery.onFailure("Message dropped: \(reason)") }
         host.resetForNewPage(reason: reason)
@@ -364,10 +411,36 @@ struct EvaluationFailure: Error {
     let message: String
 }
 
+/// What a delivery script reported: delivered, document gone, or failed messages by index.
+enum DeliveryOutcome {
+    case delivered
+    case documentGone
+    case failed([(index: Int, message: String)])
+
+    /// Decodes the script's result: `0` delivered, `-1` document gone, or a string of
+    /// `index:message` lines for the messages whose `receive` call threw.
+    init(_ value: UnsafeMutablePointer<JSCValue>) {
+        if jsc_value_is_number(value) != 0 {
+            self = jsc_value_to_int32(value) < 0 ? .documentGone : .delivered
+            return
+        }
+        guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else {
+            self = .delivered
+            return
+        }
+        defer { g_free(text) }
+        let failures = String(cString: text).split(separator: "\n").compactMap { line -> (Int, String)? in
+            guard let colon = line.firstIndex(of: ":"), let index = Int(line[..<colon]) else { return nil }
+            return (index, String(line[line.index(after: colon)...]))
+        }
+        self = .failed(failures)
+    }
+}
+
 /// The completion of one `webkit_web_view_evaluate_javascript` call, retained until it runs.
 private final class EvaluationCompletion: @unchecked Sendable {
-    let completion: @MainActor (Result<Bool, EvaluationFailure>) -> Void
-    init(_ completion: @escaping @MainActor (Result<Bool, EvaluationFailure>) -> Void) {
+    let completion: @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
+    init(_ completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void) {
         self.completion = completion
     }
 }
@@ -376,9 +449,9 @@ private let evaluationFinished: GAsyncReadyCallback = { source, result, data in
     let completion = Unmanaged<EvaluationCompletion>.fromOpaque(data!).takeRetainedValue().completion
     var error: UnsafeMutablePointer<GError>?
     let value = webkit_web_view_evaluate_javascript_finish(gbg_web_view(source), result, &error)
-    let outcome: Result<Bool, EvaluationFailure>
+    let outcome: Result<DeliveryOutcome, EvaluationFailure>
     if let value {
-        outcome = .success(jsc_value_is_number(value) != 0 && jsc_value_to_int32(value) != 0)
+        outcome = .success(DeliveryOutcome(value))
         g_object_unref(value)
     } else {
         let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"

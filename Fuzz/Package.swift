@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+// A separate package so the normal build never links libFuzzer. Built by scripts/fuzz.sh.
+import PackageDescription
+
+let package = Package(
+    name: "gbgbridge-fuzz",
+    dependencies: [
+        .package(path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "GBGBridgeFuzz",
+            dependencies: [.product(name: "GBGBridge", package: rootPackageIdentity)],
+            path: "Sources/GBGBridgeFuzz"
+        )
+    ]
+)
+
+/// SwiftPM names a path dependency after its directory, which depends on the checkout.
+var rootPackageIdentity: String {
+    let directory = #filePath.split(separator: "/").dropLast(2).last.map(String.init) ?? "gbgbridge-linux"
+    return directory.lowercased()
+}

@@ -1,0 +1,227 @@
+import CWebKitGTK
+import FoundationEssentials
+import GBGBridge
+import GBGBridgeCapture
+import GBGBridgeGTK
+import Observation
+
+/// One run of a journey: the host, its capture answers, the window, and the ways the run ends
+/// (exit event, window closed, load failure, second web-process death, timeout, signal).
+///
+/// ``finish(_:)`` is the single exit path: it takes the screenshot, writes the result, closes the
+/// log and the window, then stops the GTK main loop; ``outcome`` holds the exit status.
+@MainActor
+final class JourneyRun: BridgeHostDelegate {
+    /// The run in progress (for the signal handlers).
+    static var current: JourneyRun?
+
+    let settings: ShellSettings
+    let host: BridgeHost
+    private let log: MessageLog?
+    private var coordinator: CaptureCoordinator?
+    private var window: BridgeJourneyWindow?
+    private var timeoutTask: Task<Void, Never>?
+    private(set) var outcome: ShellExit?
+
+    init(settings: ShellSettings, log: MessageLog?) {
+        self.settings = settings
+        self.log = log
+        host = BridgeHost(hostVersion: settings.hostVersion)
+    }
+
+    /// Wires everything and opens the journey window.
+    func start() async {
+        host.delegate = self
+        if let log {
+            host.trafficObserver = { log.record($0) }
+        }
+        watchLastError()
+        await installCaptureAnswers()
+
+        let window = BridgeJourneyWindow(
+            url: settings.journeyURL, host: host, allowedOrigins: settings.allowedOrigins,
+            width: settings.windowSize.width, height: settings.windowSize.height)
+        self.window = window
+        window.defaultTitle = "GBG Bridge"
+        window.developerExtrasEnabled = settings.inspector
+        if settings.journeyURL.isFileURL, let webView = window.webView {
+            // WebKit gives file pages the opaque origin "null" unless file pages may read file URLs;
+            // with this setting they post from the "file://" origin the origin policy expects.
+            webkit_settings_set_allow_file_access_from_file_urls(webkit_web_view_get_settings(webView), 1)
+        }
+        window.onLoadFailed = { [unowned self] url, message in
+            finish(.journeyFailed("could not load the journey \(url): \(message)"))
+        }
+        window.onWebProcessCrashed = { [unowned self] count, reason in
+            if count >= 2 {
+                finish(.journeyFailed("the journey's web process died twice (last: \(reason))"))
+            } else {
+                ShellOutput.note("warning: \(reason); the journey was reloaded (a second death ends the run)")
+            }
+        }
+        window.transport.onNavigationRefused = { uri in
+            ShellOutput.note("warning: refused to navigate to \(uri): its origin is not allowed (see --allow-origin)")
+        }
+        window.onClosed = { [unowned self] in finish(.windowClosed) }
+        window.show()
+
+        if let seconds = settings.timeout {
+            timeoutTask = Task { [weak self] in
+                try? await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+                guard !Task.isCancelled else { return }
+                self?.finish(.timedOut(seconds: seconds))
+            }
+        }
+    }
+
+    // MARK: Captures
+
+    private func installCaptureAnswers() async {
+        let usesCamera = !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted
+        if usesCamera {
+            let coordinator = CaptureCoordinator(
+                host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
+                autoCaptureAfter: settings.autoCapture)
+            await coordinator.install()
+            self.coordinator = coordinator
+            if settings.camera != .none {
+                let detected = CameraDetector.check()
+                host.documentCapture.permissionState = detected.permissionState
+                host.selfieCapture.permissionState = detected.permissionState
+            }
+        }
+        ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
+        ScriptedCaptures.install(
+            settings.selfieAnswer, on: host.selfieCapture, selfieRecipient: settings.selfieRecipientKey)
+        let seals: Bool
+        switch settings.selfieAnswer {
+        case .image: seals = true
+        case .camera: seals = host.selfieCapture.isSupported
+        case .cancel, .fail: seals = false
+        }
+        if settings.selfieRecipientKeyIsDemo, seals {
+            ShellOutput.note("note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
+        }
+    }
+
+    // MARK: BridgeHostDelegate
+
+    func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
+        guard message.type == .event else { return }
+        if message.payload.action == "journey.complete" {
+            window?.isJourneyInProgress = false
+        }
+        if let exitOn = settings.exitOn, message.payload.action == exitOn {
+            finish(.exitEvent(json: Self.jsonLine(message.payload.data)))
+        }
+    }
+
+    /// Requests nobody handles: the `--exit-on` action is acknowledged and ends the run; anything
+    /// else is answered `unsupported` (`UNSUPPORTED_ACTION`, not recoverable) so the page never waits.
+    func bridgeHost(_ host: BridgeHost, unhandledRequest message: BridgeMessage) {
+        let action = message.payload.action
+        if let exitOn = settings.exitOn, action == exitOn {
+            host.respond(to: message.correlationId, status: .acknowledged)
+            window?.isJourneyInProgress = false
+            finish(.exitEvent(json: Self.jsonLine(message.payload.data)))
+            return
+        }
+        host.respond(
+            to: message.correlationId, status: .unsupported,
+            error: BridgeErrorPayload(
+                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",
+                recoverable: false))
+    }
+
+    private static func jsonLine(_ data: [String: JSONValue]?) -> String {
+        guard let data else { return "null" }
+        return (try? JSONValue.object(data).jsonText()) ?? "null"
+    }
+
+    // MARK: Errors
+
+    private func watchLastError() {
+        withObservationTracking {
+            _ = host.lastError
+        } onChange: { [weak self] in
+            Task { @MainActor in
+                guard let self else { return }
+                if let error = self.host.lastError, self.outcome == nil {
+                    ShellOutput.note("warning: \(error)")
+                }
+                self.watchLastError()
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Ends the run with `outcome` (the first call wins).
+    func finish(_ outcome: ShellExit) {
+        guard self.outcome == nil else { return }
+        self.outcome = outcome
+        timeoutTask?.cancel()
+        window?.isJourneyInProgress = false
+        Task {
+            if let path = settings.screenshotPath { await saveScreenshot(to: path) }
+            report(outcome)
+            log?.close()
+            if let window, window.window != nil {
+                window.onClosed = nil
+                window.close()
+            }
+            gtk_main_quit()
+        }
+    }
+
+    private func report(_ outcome: ShellExit) {
+        switch outcome {
+        case .exitEvent(let json):
+            ShellOutput.result(json)
+        case .windowClosed:
+            if settings.exitOn != nil {
+                ShellOutput.note("the window was closed before the journey sent '\(settings.exitOn!)'")
+            }
+        case .journeyFailed(let reason):
+            ShellOutput.note("error: \(reason)")
+        case .usage(let reason):
+            ShellOutput.note("error: \(reason)")
+        case .timedOut(let seconds):
+            let waitedFor = settings.exitOn.map { "the '\($0)' event" } ?? "the journey to finish"
+            ShellOutput.note("error: timed out after \(Self.format(seconds)) s waiting for \(waitedFor)")
+        case .interrupted(let signal):
+            ShellOutput.note("stopped by signal \(signal)")
+        }
+    }
+
+    private func saveScreenshot(to path: String) async {
+        guard let window, window.webView != nil else {
+            ShellOutput.note("warning: no screenshot: the journey window is already closed")
+            return
+        }
+        // Let the page paint what the last message changed before it is captured.
+        try? await Task.sleep(for: .milliseconds(300))
+        let failure: String? = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            let once = ResumeOnce(continuation)
+            Task {
+                do {
+                    try await window.saveSnapshot(toPNG: path)
+                    once.resume(nil)
+                } catch {
+                    once.resume("\(error)")
+                }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(5))
+                once.resume("the page did not render within 5 seconds")
+            }
+        }
+        if let failure {
+            ShellOutput.note("warning: no screenshot written to \(path): \(failure)")
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

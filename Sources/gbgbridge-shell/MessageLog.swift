@@ -1,0 +1,75 @@
+import FoundationEssentials
+import GBGBridge
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes every bridge message as one JSON line:
+/// `{"t": <ms since epoch>, "dir": "web-to-native" | "native-to-web", "message": <envelope>}`.
+///
+/// Each line is written with a single `write(2)` straight to the file (no buffering), so a run
+/// that is killed keeps every line logged before it. Payloads are summarised by
+/// ``PayloadRedactor`` unless `keepPayloads` is set.
+@MainActor
+final class MessageLog {
+    private var fd: Int32
+    private let keepPayloads: Bool
+    let path: String
+
+    /// Why the log could not be opened.
+    struct OpenError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Creates (or truncates) the log file.
+    init(path: String, keepPayloads: Bool) throws(OpenError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0o644)
+        guard fd >= 0 else {
+            throw OpenError(description: "cannot open the message log \(path): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        self.path = path
+        self.keepPayloads = keepPayloads
+    }
+
+    isolated deinit {
+        close()
+    }
+
+    /// Appends one message.
+    func record(_ traffic: BridgeTraffic) {
+        guard fd >= 0 else { return }
+        let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let line = "{\"t\":\(milliseconds),\"dir\":\"\(traffic.direction.rawValue)\",\"message\":\(envelopeText(traffic))}\n"
+        var bytes = Array(line.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                ShellOutput.note("warning: could not write to the message log \(path): \(String(cString: strerror(errno)))")
+                close()
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// Closes the file; later records are dropped.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// The envelope as sent, on one line; redacted unless payloads are kept.
+    private func envelopeText(_ traffic: BridgeTraffic) -> String {
+        let isOneLine = !traffic.json.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        if keepPayloads, isOneLine { return traffic.json }
+        let parsed = (try? JSONValue(parsing: traffic.json)) ?? (try? JSONValue(parsing: traffic.message.jsonText()))
+        guard let parsed else { return "null" }
+        let shown = keepPayloads ? parsed : PayloadRedactor.redact(parsed)
+        return (try? shown.jsonText()) ?? "null"
+    }
+}

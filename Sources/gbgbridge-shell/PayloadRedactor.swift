@@ -1,0 +1,53 @@
+import Crypto
+import FoundationEssentials
+import GBGBridge
+
+/// Replaces image and blob payloads in a message with a short, checkable summary:
+/// `<base64 N bytes sha256 HEX>`, where N is the decoded size and HEX the SHA-256 of the decoded
+/// bytes (so it matches `sha256sum` of the original file).
+///
+/// Redacted: string values of keys ending in `Base64` (`imageBase64`, `encryptedBlobBase64`, ...)
+/// and `data:` URLs with base64 content, at any depth.
+enum PayloadRedactor {
+    static func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var result: [String: JSONValue] = [:]
+            result.reserveCapacity(members.count)
+            for (key, member) in members {
+                if case .string(let text) = member, key.lowercased().hasSuffix("base64") {
+                    result[key] = .string(summary(ofBase64: text))
+                } else {
+                    result[key] = redact(member)
+                }
+            }
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map(redact))
+        case .string(let text) where text.hasPrefix("data:"):
+            guard let marker = text.range(of: ";base64,") else { return value }
+            return .string(String(text[..<marker.upperBound]) + summary(ofBase64: String(text[marker.upperBound...])))
+        default:
+            return value
+        }
+    }
+
+    /// The summary of one base64 text; text that is not valid base64 is summarised by its own bytes.
+    static func summary(ofBase64 text: String) -> String {
+        if let bytes = Data(base64Encoded: text) {
+            return "<base64 \(bytes.count) bytes sha256 \(hex(SHA256.hash(data: bytes)))>"
+        }
+        return "<not base64: \(text.utf8.count) characters sha256 \(hex(SHA256.hash(data: Data(text.utf8))))>"
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

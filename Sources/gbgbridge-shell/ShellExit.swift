@@ -1,0 +1,38 @@
+/// How a run of the shell ends, and the exit status each outcome maps to.
+enum ShellExit: Equatable {
+    /// The `--exit-on` event arrived (its data, as JSON text, goes to stdout).
+    case exitEvent(json: String)
+    /// The user closed the window.
+    case windowClosed
+    /// The journey could not be loaded, or its web process died twice.
+    case journeyFailed(String)
+    /// A bad option, URL or file, found before the journey started.
+    case usage(String)
+    /// `--timeout` elapsed first.
+    case timedOut(seconds: Double)
+    /// A signal (SIGINT, SIGTERM) asked the shell to stop.
+    case interrupted(signal: Int32)
+
+    /// The process exit status: 0 finished, 1 failed, 2 usage error, 3 timeout, 128+N for signal N.
+    var status: Int32 {
+        switch self {
+        case .exitEvent, .windowClosed: 0
+        case .journeyFailed: 1
+        case .usage: 2
+        case .timedOut: 3
+        case .interrupted(let signal): 128 + signal
+        }
+    }
+}
+
+extension ShellExit: Error {
+    /// The readable reason, for outcomes that carry one.
+    var message: String {
+        switch self {
+        case .journeyFailed(let text), .usage(let text): text
+        case .exitEvent, .windowClosed: "finished"
+        case .timedOut(let seconds): "timed out after \(seconds) s"
+        case .interrupted(let signal): "stopped by signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Crypto
+import FoundationEssentials
+import GBGBridgeCapture
+
+/// Everything a run needs, checked before any window opens: a problem here is a usage error.
+struct ShellSettings {
+    /// How one capture slot is answered.
+    enum CaptureAnswer {
+        /// The capture window, with the camera chosen by `--camera`.
+        case camera
+        /// This image file's bytes, already checked to be a readable PNG or JPEG.
+        case image(path: String, data: Data)
+        /// `cancelled`.
+        case cancel
+        /// `error` with this code.
+        case fail(code: String)
+
+        var isScripted: Bool {
+            if case .camera = self { return false }
+            return true
+        }
+    }
+
+    var journeyURL: URL
+    var isBundledDemo: Bool
+    var allowedOrigins: [String]
+    var inspector: Bool
+    var hostVersion: String
+    var camera: CameraChoice
+    var selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
+    var selfieRecipientKeyIsDemo: Bool
+    var documentAnswer: CaptureAnswer
+    var selfieAnswer: CaptureAnswer
+    var autoCapture: Duration?
+    var messageLogPath: String?
+    var logPayloads: Bool
+    var exitOn: String?
+    var timeout: Double?
+    var screenshotPath: String?
+    var headless: Bool
+    var windowSize: WindowSize
+
+    /// Whether nobody is expected at the keyboard (the bundled demo then runs its steps by itself).
+    var isUnattended: Bool {
+        headless || exitOn != nil || documentAnswer.isScripted || selfieAnswer.isScripted || autoCapture != nil
+    }
+
+    init(_ command: ShellCommand) throws(ShellExit) {
+        let located = Result { () throws(ResourceLocator.NotFound) in try ResourceLocator.resourcesDirectory() }
+        let resources = try? located.get()
+        (journeyURL, isBundledDemo) = try Self.journeyURL(command.url, resources: located)
+        allowedOrigins = command.allowedOrigins
+        inspector = command.inspector
+        hostVersion = command.hostVersion
+        camera = CameraChoice(argument: command.camera)
+        if case .device(let path) = camera, !path.hasPrefix("/dev/") {
+            throw .usage("--camera takes a device such as /dev/video0, auto or none, not '\(path)'")
+        }
+
+        if let path = command.selfieRecipientKey {
+            selfieRecipientKey = try Self.recipientKey(path: path)
+            selfieRecipientKeyIsDemo = false
+        } else if let resources, ResourceLocator.isFile(resources + "/" + ResourceLocator.demoSelfieRecipientKey) {
+            selfieRecipientKey = try Self.recipientKey(path: resources + "/" + ResourceLocator.demoSelfieRecipientKey)
+            selfieRecipientKeyIsDemo = true
+        } else {
+            selfieRecipientKey = nil
+            selfieRecipientKeyIsDemo = false
+        }
+
+        let fallback: CaptureAnswer =
+            command.cancelCaptures ? .cancel : command.failCaptures.map { .fail(code: $0) } ?? .camera
+        documentAnswer = fallback
+        selfieAnswer = fallback
+        if let path = command.documentImage { documentAnswer = try Self.imageAnswer(path: path, option: "--document-image") }
+        if let path = command.selfieImage { selfieAnswer = try Self.imageAnswer(path: path, option: "--selfie-image") }
+        if case .image = selfieAnswer, selfieRecipientKey == nil {
+            throw .usage("--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
+        }
+        autoCapture = command.autoCapture.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        messageLogPath = command.messageLog
+        logPayloads = command.logPayloads
+        exitOn = command.exitOn
+        timeout = command.timeout
+        screenshotPath = command.screenshot
+        headless = command.headless
+        windowSize = WindowSize(argument: command.windowSize)!
+
+        if isBundledDemo, isUnattended {
+            journeyURL = URL(string: journeyURL.absoluteString + "?autostart=1")!
+        }
+    }
+
+    private static func journeyURL(
+        _ argument: String?, resources: Result<String, ResourceLocator.NotFound>
+    ) throws(ShellExit) -> (URL, Bool) {
+        guard let argument else {
+            switch resources {
+            case .success(let directory):
+                return (URL(fileURLWithPath: absolutePath(directory + "/" + ResourceLocator.demoJourney)), true)
+            case .failure(let problem):
+                throw .usage("no URL was given and the bundled demo journey is missing: \(problem.description)")
+            }
+        }
+        if argument.contains("://") {
+            guard let url = URL(string: argument), let scheme = url.scheme?.lowercased() else {
+                throw .usage("'\(argument)' is not a valid URL")
+            }
+            switch scheme {
+            case "http", "https":
+                guard let host = url.host(), !host.isEmpty else { throw .usage("'\(argument)' has no host name") }
+                return (url, false)
+            case "file":
+                let path = url.path(percentEncoded: false)
+                guard ResourceLocator.isFile(path) else { throw .usage("the journey file \(path) does not exist") }
+                return (url, false)
+            default:
+                throw .usage("unsupported URL scheme '\(scheme)' in '\(argument)': use http://, https:// or file://")
+            }
+        }
+        let path = absolutePath(argument)
+        guard ResourceLocator.isFile(path) else {
+            throw .usage(
+                "the journey file \(path) does not exist (for a web address, include the scheme: https://\(argument))")
+        }
+        return (URL(fileURLWithPath: path), false)
+    }
+
+    private static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return (ResourceLocator.currentDirectory() ?? ".") + "/" + path
+    }
+
+    private static func readFile(_ path: String, option: String) throws(ShellExit) -> Data {
+        guard ResourceLocator.isFile(absolutePath(path)) else { throw .usage("\(option): no such file: \(path)") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: absolutePath(path)))
+        } catch {
+            throw .usage("\(option): cannot read \(path): \(error)")
+        }
+    }
+
+    private static func imageAnswer(path: String, option: String) throws(ShellExit) -> CaptureAnswer {
+        let data = try readFile(path, option: option)
+        do {
+            _ = try CaptureResultBuilder.document(fromImageFile: data)
+        } catch {
+            throw .usage("\(option): \(path) is not a readable PNG or JPEG image (\(error.description))")
+        }
+        return .image(path: path, data: data)
+    }
+
+    private static func recipientKey(path: String) throws(ShellExit) -> Curve25519.KeyAgreement.PublicKey {
+        let data = try readFile(path, option: "--selfie-recipient-key")
+        do {
+            return try SelfieRecipientKey.publicKey(pem: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .usage("--selfie-recipient-key: \(path) is not an X25519 public key in PEM form (\(error.description))")
+        }
+    }
+}

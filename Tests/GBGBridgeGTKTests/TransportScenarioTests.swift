@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Drives the transport through a real WebKitGTK page.
+///
+/// Each scenario runs in its own `gbgbridge-gtk-testhost` process, which owns
+/// the GTK main loop (Swift Testing does not run one) and prints a line per
+/// check. Without a `DISPLAY` the host is started under `xvfb-run`.
+@Suite("WebKitGTK transport", .serialized)
+struct TransportScenarioTests {
+    @Test(
+        "scenario",
+        arguments: [
+            "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
+            "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
+        ])
+    func scenario(_ name: String) throws {
+        let run = try TestHost.run(scenario: name)
+        #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
+        #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")
+    }
+}
+
+/// Starts the scenario test host and collects its output.
+enum TestHost {
+    struct Run {
+        let status: Int32
+        let output: String
+    }
+
+    static func run(scenario: String) throws -> Run {
+        let binary = try locateBinary()
+        let process = Process()
+        var arguments = [binary, scenario]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        environment["NO_AT_BRIDGE"] = "1"
+        if (environment["DISPLAY"] ?? "").isEmpty {
+            arguments = ["-a", "-s", "-screen 0 1280x1024x24"] + arguments
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        } else {
+            process.executableURL = URL(fileURLWithPath: arguments.removeFirst())
+        }
+        process.arguments = arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    private static func locateBinary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["GBGBRIDGE_GTK_TESTHOST"] { return path }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("gbgbridge-gtk-testhost").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw TestHostMissing()
+    }
+
+    struct TestHostMissing: Error, CustomStringConvertible {
+        let description = "gbgbridge-gtk-testhost not built; run `swift build --product gbgbridge-gtk-testhost` first"
+    }
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Transport benchmark: the Swift stack (gbgbridge-webkit-bench) and the minimal C
+# WebKitGTK echo host (the floor) on the same page, under Xvfb, alternating runs;
+# prints the median of each number over the runs and the ratio ours / floor.
+# Usage: scripts/bench-webkit.sh [runs]   (default 3)
+set -eu
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+out=.build/bench
+mkdir -p "$out"
+rm -f "$out"/swift-*.txt "$out"/floor-*.txt
+export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
+
+swift build -c release --product gbgbridge-webkit-bench >/dev/null 2>&1
+bench="$(swift build -c release --show-bin-path)/gbgbridge-webkit-bench"
+gcc -O2 -o "$out/gbgbridge-c-floor" Benchmarks/c-floor/echo-host.c \
+    $(pkg-config --cflags --libs webkit2gtk-4.1)
+
+run() {
+    xvfb-run -a -s "-screen 0 1280x1024x24" "$@" Benchmarks/bench-page.html
+}
+i=1
+while [ "$i" -le "$runs" ]; do
+    run "$bench" > "$out/swift-$i.txt"
+    run "$out/gbgbridge-c-floor" > "$out/floor-$i.txt"
+    i=$((i + 1))
+done
+
+echo "WebKitGTK transport benchmark, median of $runs runs (lower is better for ms, higher for per_s)"
+awk '
+    function median(list,    n, a, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return a[int((n + 1) / 2)]
+    }
+    FILENAME ~ /swift-/ { if (!($1 in ours)) order[++n] = $1; ours[$1] = ours[$1] " " $2; next }
+    { floor[$1] = floor[$1] " " $2 }
+    END {
+        printf "%-34s %12s %12s %8s\n", "measure", "ours", "C floor", "ratio"
+        for (i = 1; i <= n; i++) {
+            k = order[i]; o = median(ours[k]); f = median(floor[k])
+            ratio = (f + 0 != 0) ? sprintf("%.2f", o / f) : "-"
+            printf "%-34s %12s %12s %8s\n", k, o, f, ratio
+        }
+    }' "$out"/swift-*.txt "$out"/floor-*.txt
