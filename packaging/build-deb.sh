@@ -74,11 +74,17 @@ build_binary() {
 # lists is checked.
 strip_and_generate_manpage() {
     local stripped=$work/$package
-    # .swift_modhash is the compiler's record for incremental code generation; it differs
-    # from build to build. Without it, the build ID is recomputed from the contents, so two
+    strip --remove-section=.comment --remove-section=.note -o "$stripped" "$binary"
+    # .swift_modhash holds the compiler's hashes for incremental code generation; nothing
+    # reads them at run time, and they differ from build to build. Zeroing them (in place,
+    # so the RELRO layout stays) and recomputing the build ID from the contents makes two
     # clean builds give the same bytes.
-    strip --remove-section=.comment --remove-section=.note --remove-section=.swift_modhash \
-        -o "$stripped" "$binary"
+    local modhash_size
+    modhash_size=$(readelf -S -W "$stripped" | awk '$2 == ".swift_modhash" { print $6 }')
+    if [ -n "$modhash_size" ]; then
+        head -c $((16#$modhash_size)) /dev/zero >"$work/modhash-zeros"
+        objcopy --update-section .swift_modhash="$work/modhash-zeros" "$stripped"
+    fi
     debugedit --build-id --build-id-seed="${package}_$version" "$stripped" >/dev/null
     /usr/bin/python3 packaging/gen-manpage.py "$stripped" "$version" packaging/man-extra.roff \
         >"$work/$package.1"
