@@ -186,6 +186,8 @@ if [ $run_status != 0 ]; then
 fi
 head -c 1 "$logs/shell-stdout.txt" | grep -q '{' \
     || fail "the shell finished but printed no journey.complete data on stdout"
+grep -q '"outcome":"completed"' "$logs/shell-stdout.txt" \
+    || fail "the demo journey did not report outcome completed: $(head -c 300 "$logs/shell-stdout.txt")"
 say "journey finished: $(head -c 300 "$logs/shell-stdout.txt")"
 
 # 5. Purge, and check that nothing of the package is left.
