@@ -10,6 +10,11 @@
 # Environment: CAMERA_VM_TIMEOUT (seconds, default 600), CAMERA_VM_CACHE (default .cache/camera-vm)
 set -euo pipefail
 
+# Swift Testing suites (type names) run in the guest, per phase. Each must run and pass: the
+# expected count comes from the bundle's own test list, so a skipped or missing test fails.
+main_suites="VividCameraTests LoopbackCameraTests CameraDetectorTests VividFrameSourceTests"
+unprivileged_suites="UnprivilegedCameraTests CameraDetectorTests UnprivilegedFrameSourceTests"
+
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CAMERA_VM_CACHE:-$repo/.cache/camera-vm}
 timeout_seconds=${CAMERA_VM_TIMEOUT:-600}
@@ -51,6 +56,18 @@ bin_path=$(cd "$repo" && swift build --show-bin-path)
 bundle=$(find "$bin_path" -maxdepth 1 -name '*PackageTests.xctest' -type f | head -1)
 [[ -x $bundle ]] || { say "no test bundle in $bin_path: run swift build --build-tests"; exit 1; }
 
+listing=$("$bundle" --testing-library swift-testing --list-tests 2>/dev/null)
+count_tests() {
+    local total=0 suite
+    for suite in $1; do
+        total=$((total + $(grep -c "\.$suite/" <<<"$listing" || true)))
+    done
+    echo "$total"
+}
+main_expected=$(count_tests "$main_suites")
+unprivileged_expected=$(count_tests "$unprivileged_suites")
+((main_expected > 0 && unprivileged_expected > 0)) || { say "no camera tests found in $bundle"; exit 1; }
+
 # 4. Boot the guest; it runs scripts/camera-vm/guest-tests.sh and writes results to the share.
 results=$cache/run.$$
 rm -rf "$cache"/run.*
@@ -59,6 +76,8 @@ chmod 0777 "$results"
 cat >"$results/job.sh" <<JOB
 export CAMERA_VM_REPO='$repo'
 export CAMERA_VM_BUNDLE='$bundle'
+export CAMERA_VM_MAIN_SUITES='$main_suites' CAMERA_VM_MAIN_EXPECTED=$main_expected
+export CAMERA_VM_UNPRIVILEGED_SUITES='$unprivileged_suites' CAMERA_VM_UNPRIVILEGED_EXPECTED=$unprivileged_expected
 exec /bin/bash '$repo/scripts/camera-vm/guest-tests.sh'
 JOB
 say "booting the guest ($(elapsed) s so far)"

@@ -45,10 +45,6 @@ final class BenchmarkRun: BridgeHostDelegate {
     func measure() async -> Bool {
         var failed = false
         host.delegate = self
-        let big = String(repeating: "QUJD", count: Self.bigResponseBytes / 4)
-        host.registerCustomCapability("bench.big") { _, responder in
-            responder.respond(status: .success, data: ["imageBase64": .string(big)], error: nil)
-        }
 
         let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         gtk_window_set_default_size(gbg_window(window), 800, 600)
@@ -59,6 +55,10 @@ final class BenchmarkRun: BridgeHostDelegate {
         webkit_web_view_load_html(webView, page, Self.baseURI)
         _ = await report("bench.domReady")
         print("startup_to_domcontentloaded_ms \(format(Self.now() - startedAt))")
+        let big = String(repeating: "QUJD", count: Self.bigResponseBytes / 4)
+        host.registerCustomCapability("bench.big") { _, responder in
+            responder.respond(status: .success, data: ["imageBase64": .string(big)], error: nil)
+        }
 
         evaluate("bench.roundTrips(100)")
         _ = await report("bench.roundTrips")

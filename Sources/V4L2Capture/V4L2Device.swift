@@ -148,15 +148,19 @@ final class V4L2Device {
         return (grantedWidth, grantedHeight, bytesPerLine, imageSize)
     }
 
-    /// Asks for a frame rate when the driver supports it; returns the rate in force afterwards.
+    /// Asks for a frame rate when the driver supports it; returns the rate in force afterwards
+    /// (what `VIDIOC_S_PARM` granted, or the current rate when the driver refused the request).
     func setFrameRate(_ rate: FrameRate?) -> FrameRate? {
         var parameters = v4l2_streamparm()
         parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         guard (try? control(CV4L2_VIDIOC_G_PARM, "VIDIOC_G_PARM", &parameters)) != nil else { return nil }
         if let rate, parameters.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 {
-            parameters.parm.capture.timeperframe.numerator = rate.denominator
-            parameters.parm.capture.timeperframe.denominator = rate.numerator
-            _ = try? control(CV4L2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parameters)
+            var wanted = parameters
+            wanted.parm.capture.timeperframe.numerator = rate.denominator
+            wanted.parm.capture.timeperframe.denominator = rate.numerator
+            if (try? control(CV4L2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &wanted)) != nil {
+                parameters = wanted
+            }
         }
         let interval = parameters.parm.capture.timeperframe
         guard interval.numerator != 0, interval.denominator != 0 else { return nil }

@@ -44,11 +44,6 @@ final class JourneyRun: BridgeHostDelegate {
         self.window = window
         window.defaultTitle = "GBG Bridge"
         window.developerExtrasEnabled = settings.inspector
-        if settings.journeyURL.isFileURL, let webView = window.webView {
-            // WebKit gives file pages the opaque origin "null" unless file pages may read file URLs;
-            // with this setting they post from the "file://" origin the origin policy expects.
-            webkit_settings_set_allow_file_access_from_file_urls(webkit_web_view_get_settings(webView), 1)
-        }
         window.onLoadFailed = { [unowned self] url, message in
             finish(.journeyFailed("could not load the journey \(url): \(message)"))
         }
@@ -79,16 +74,24 @@ final class JourneyRun: BridgeHostDelegate {
     private func installCaptureAnswers() async {
         let usesCamera = !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted
         if usesCamera {
-            let coordinator = CaptureCoordinator(
-                host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
-                autoCaptureAfter: settings.autoCapture)
-            await coordinator.install()
-            self.coordinator = coordinator
-            if settings.camera != .none {
-                let detected = CameraDetector.check()
-                host.documentCapture.permissionState = detected.permissionState
-                host.selfieCapture.permissionState = detected.permissionState
+            let coordinator: CaptureCoordinator
+            if settings.usesTestPattern {
+                coordinator = CaptureCoordinator(
+                    host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
+                    sources: {
+                        [SyntheticFrameSource(name: "Test pattern", width: 1280, height: 720, framesPerSecond: 15)]
+                    })
+            } else {
+                coordinator = CaptureCoordinator(
+                    host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
+                    autoCaptureAfter: settings.autoCapture)
             }
+            await coordinator.install()
+            if settings.usesTestPattern {
+                host.documentCapture.permissionState = .granted
+                host.selfieCapture.permissionState = .granted
+            }
+            self.coordinator = coordinator
         }
         ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
         ScriptedCaptures.install(
@@ -100,7 +103,8 @@ final class JourneyRun: BridgeHostDelegate {
         case .cancel, .fail: seals = false
         }
         if settings.selfieRecipientKeyIsDemo, seals {
-            ShellOutput.note("note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
+            ShellOutput.note(
+                "note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
         }
     }
 

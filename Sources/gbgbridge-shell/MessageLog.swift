@@ -2,7 +2,7 @@ import FoundationEssentials
 import GBGBridge
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes every bridge message as one JSON line:
@@ -41,18 +41,13 @@ final class MessageLog {
     func record(_ traffic: BridgeTraffic) {
         guard fd >= 0 else { return }
         let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        let line = "{\"t\":\(milliseconds),\"dir\":\"\(traffic.direction.rawValue)\",\"message\":\(envelopeText(traffic))}\n"
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                ShellOutput.note("warning: could not write to the message log \(path): \(String(cString: strerror(errno)))")
-                close()
-                return
-            }
-            offset += written
+        let line =
+            "{\"t\":\(milliseconds),\"dir\":\"\(traffic.direction.rawValue)\",\"message\":\(envelopeText(traffic))}\n"
+        let failure = ShellOutput.writeAll(line, to: fd)
+        if failure != 0 {
+            ShellOutput.note(
+                "warning: could not write to the message log \(path): \(String(cString: strerror(failure)))")
+            close()
         }
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private Xvfb server for `--headless` runs.
@@ -37,7 +37,7 @@ final class PrivateDisplay {
             "Xvfb", "-displayfd", "3", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-terminate",
         ]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
         let spawned = posix_spawnp(&child, "Xvfb", &actions, nil, &argv, environ)
         Glibc.close(writeEnd)

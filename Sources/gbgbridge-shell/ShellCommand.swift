@@ -31,7 +31,9 @@ struct ShellCommand: ParsableCommand {
         version: ShellVersion.current
     )
 
-    @Argument(help: ArgumentHelp("The journey to open: a URL or a local HTML file (default: the demo journey).", valueName: "url"))
+    @Argument(
+        help: ArgumentHelp(
+            "The journey to open: a URL or a local HTML file (default: the demo journey).", valueName: "url"))
     var url: String?
 
     @Option(
@@ -49,8 +51,8 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The camera for captures: a device such as /dev/video0, auto (the first camera found) or none (captures unsupported).",
-            valueName: "device|auto|none"))
+            "The camera for captures: a device such as /dev/video0, auto (the first camera found), none (captures unsupported) or test-pattern (a generated picture, no hardware).",
+            valueName: "device|auto|none|test-pattern"))
     var camera: String = "auto"
 
     @Option(
@@ -59,10 +61,14 @@ struct ShellCommand: ParsableCommand {
             valueName: "pem"))
     var selfieRecipientKey: String?
 
-    @Option(help: ArgumentHelp("Answer document captures with this PNG or JPEG file instead of opening the camera.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Answer document captures with this PNG or JPEG file instead of opening the camera.", valueName: "path"))
     var documentImage: String?
 
-    @Option(help: ArgumentHelp("Answer selfie captures with this PNG or JPEG file instead of opening the camera.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Answer selfie captures with this PNG or JPEG file instead of opening the camera.", valueName: "path"))
     var selfieImage: String?
 
     @Flag(help: "Answer every capture that has no image file with status cancelled.")
@@ -98,7 +104,8 @@ struct ShellCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Exit 3 if the journey has not finished after this many seconds.", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("Write a PNG of the journey page when the run ends, however it ends.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Write a PNG of the journey page when the run ends, however it ends.", valueName: "path"))
     var screenshot: String?
 
     @Flag(help: "Start a private virtual display (Xvfb) for this run and remove it afterwards.")

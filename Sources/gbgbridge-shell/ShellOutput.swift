@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the shell writes: stdout carries only the `--exit-on` event's data, everything else
@@ -7,24 +7,27 @@ import Glibc
 enum ShellOutput {
     /// Writes one line to stderr, prefixed with the program name.
     static func note(_ text: String) {
-        write(to: 2, "gbgbridge-shell: \(text)\n")
+        _ = writeAll("gbgbridge-shell: \(text)\n", to: 2)
     }
 
     /// Writes one line to stdout.
     static func result(_ line: String) {
-        write(to: 1, line + "\n")
+        _ = writeAll(line + "\n", to: 1)
     }
 
-    private static func write(to fd: Int32, _ text: String) {
+    /// Writes all of `text` to `fd` straight away (no buffering), retrying after interrupts.
+    /// Returns 0, or the `errno` of the failed write.
+    static func writeAll(_ text: String, to fd: Int32) -> Int32 {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
             offset += written
         }
+        return 0
     }
 }

@@ -27,6 +27,8 @@ struct ShellSettings {
     var inspector: Bool
     var hostVersion: String
     var camera: CameraChoice
+    /// `--camera test-pattern`: a generated picture instead of a device.
+    var usesTestPattern: Bool
     var selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     var selfieRecipientKeyIsDemo: Bool
     var documentAnswer: CaptureAnswer
@@ -52,9 +54,10 @@ struct ShellSettings {
         allowedOrigins = command.allowedOrigins
         inspector = command.inspector
         hostVersion = command.hostVersion
-        camera = CameraChoice(argument: command.camera)
+        usesTestPattern = command.camera == "test-pattern"
+        camera = usesTestPattern ? .auto : CameraChoice(argument: command.camera)
         if case .device(let path) = camera, !path.hasPrefix("/dev/") {
-            throw .usage("--camera takes a device such as /dev/video0, auto or none, not '\(path)'")
+            throw .usage("--camera takes a device such as /dev/video0, auto, none or test-pattern, not '\(path)'")
         }
 
         if let path = command.selfieRecipientKey {
@@ -72,10 +75,13 @@ struct ShellSettings {
             command.cancelCaptures ? .cancel : command.failCaptures.map { .fail(code: $0) } ?? .camera
         documentAnswer = fallback
         selfieAnswer = fallback
-        if let path = command.documentImage { documentAnswer = try Self.imageAnswer(path: path, option: "--document-image") }
+        if let path = command.documentImage {
+            documentAnswer = try Self.imageAnswer(path: path, option: "--document-image")
+        }
         if let path = command.selfieImage { selfieAnswer = try Self.imageAnswer(path: path, option: "--selfie-image") }
         if case .image = selfieAnswer, selfieRecipientKey == nil {
-            throw .usage("--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
+            throw .usage(
+                "--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
         }
         autoCapture = command.autoCapture.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         messageLogPath = command.messageLog
@@ -155,7 +161,8 @@ struct ShellSettings {
         do {
             return try SelfieRecipientKey.publicKey(pem: String(decoding: data, as: UTF8.self))
         } catch {
-            throw .usage("--selfie-recipient-key: \(path) is not an X25519 public key in PEM form (\(error.description))")
+            throw .usage(
+                "--selfie-recipient-key: \(path) is not an X25519 public key in PEM form (\(error.description))")
         }
     }
 }

@@ -2,7 +2,7 @@ import CWebKitGTK
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Entry point: parse and check everything that can be a usage error (exit 2) before a
@@ -41,7 +41,8 @@ if let path = settings.messageLogPath {
 var display: PrivateDisplay?
 if settings.headless {
     do {
-        display = try PrivateDisplay(width: max(settings.windowSize.width, 1280), height: max(settings.windowSize.height, 1024))
+        display = try PrivateDisplay(
+            width: max(settings.windowSize.width, 1280), height: max(settings.windowSize.height, 1024))
     } catch {
         ShellOutput.note("error: --headless: \(error.description)")
         exit(ShellExit.journeyFailed("").status)
@@ -65,12 +66,19 @@ guard gtk_init_check(nil, nil) != 0 else {
 
 let run = JourneyRun(settings: settings, log: log)
 JourneyRun.current = run
+// A parent may hand down a blocked signal mask; these signals must reach the handlers below.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signalNumber) }
+pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-    g_unix_signal_add(signalNumber, { data in
-        let signalNumber = Int32(Int(bitPattern: data))
-        MainActor.assumeIsolated { JourneyRun.current?.finish(.interrupted(signal: signalNumber)) }
-        return gboolean(0)
-    }, UnsafeMutableRawPointer(bitPattern: Int(signalNumber)))
+    g_unix_signal_add(
+        signalNumber,
+        { data in
+            let signalNumber = Int32(Int(bitPattern: data))
+            MainActor.assumeIsolated { JourneyRun.current?.finish(.interrupted(signal: signalNumber)) }
+            return gboolean(0)
+        }, UnsafeMutableRawPointer(bitPattern: Int(signalNumber)))
 }
 Task { @MainActor in await run.start() }
 gtk_main()

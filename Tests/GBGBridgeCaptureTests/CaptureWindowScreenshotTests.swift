@@ -59,4 +59,33 @@ struct CaptureWindowScreenshotTests {
         #expect(window.handleKey(guint(GDK_KEY_Escape)))
         #expect(await GTKTestEnvironment.pump { !page.responses(to: "shot").isEmpty })
     }
+
+    @Test func windowShowingAnUnpluggedCamera() async throws {
+        try #require(GTKTestEnvironment.ready)
+        let host = BridgeHost(hostVersion: "1.0.0-test")
+        let page = RecordingPage()
+        host.attach(transport: page)
+        let coordinator = CaptureCoordinator(
+            host: host, selfieRecipientKey: try DemoKeys.publicKey(),
+            sources: { [SyntheticFrameSource(name: "Integrated Camera (/dev/video0)", failAfterFrames: 10)] })
+        await coordinator.install()
+        host.receive(text: requestJSON("camera.document.capture", id: "unplug", data: ["side": "back"]))
+        try #require(await GTKTestEnvironment.pump { coordinator.windows[.document]?.isShowingError == true })
+        let window = try #require(coordinator.windows[.document])
+        await GTKTestEnvironment.pump(for: .milliseconds(300))
+        let label = String(cString: gtk_label_get_text(gtkCast(window.statusLabel)))
+        #expect(label.contains("disconnected"))
+        #expect(String(cString: gtk_button_get_label(gtkCast(window.cancelButton))) == "Close")
+        let gdkWindow = try #require(gtk_widget_get_window(window.window))
+        let shot = try #require(
+            gdk_pixbuf_get_from_window(gdkWindow, 0, 0, gdk_window_get_width(gdkWindow), gdk_window_get_height(gdkWindow)))
+        defer { g_object_unref(UnsafeMutableRawPointer(shot)) }
+        if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
+            let png = try #require(try? ImageEncoder.save(shot, as: .png(compression: 6)).get())
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("capture-window-error.png"))
+        }
+        gtk_button_clicked(gtkCast(window.cancelButton))
+        #expect(window.isClosed)
+        #expect(page.responses(to: "unplug").first?.payload.error?.code == "CAMERA_DISCONNECTED")
+    }
 }

@@ -222,6 +222,36 @@ struct CaptureWindowTests {
         #expect(message.payload.error?.recoverable == false)
     }
 
+    @Test func onlyTheServedSlotsAreTouched() async throws {
+        host.selfieCapture.handler = { _ in .cancelled(reason: "scripted") }
+        let coordinator = CaptureCoordinator(host: host, selfieRecipientKey: try DemoKeys.publicKey(), sources: { [] })
+        await coordinator.install(for: [.document])
+        #expect(coordinator.servedKinds == [.document])
+        #expect(!host.documentCapture.isSupported)
+        #expect(host.selfieCapture.isSupported)
+    }
+
+    @Test func withoutARecipientKeyTheSelfieSlotIsNotOffered() async throws {
+        let coordinator = CaptureCoordinator(
+            host: host, selfieRecipientKey: nil, sources: { [SyntheticFrameSource(width: 320, height: 240)] })
+        await coordinator.install()
+        #expect(coordinator.servedKinds == [.document])
+        #expect(host.documentCapture.isSupported)
+        #expect(!host.selfieCapture.isSupported)
+    }
+
+    @Test func syntheticCameraChoiceRunsEndToEnd() async throws {
+        let coordinator = CaptureCoordinator(
+            host: host, camera: .synthetic, selfieRecipientKey: try DemoKeys.publicKey(),
+            autoCaptureAfter: .milliseconds(200))
+        await coordinator.install()
+        #expect(host.documentCapture.isSupported && host.documentCapture.permissionState == .granted)
+        host.receive(text: requestJSON("camera.selfie.capture", id: "selfie-synthetic"))
+        let message = try await response("selfie-synthetic")
+        #expect(message.payload.status == .success)
+        #expect(message.payload.data?["imageWidth"]?.numberValue == 1280)
+    }
+
     @Test func pageResetClosesTheWindow() async throws {
         let coordinator = try await makeCoordinator()
         let window = try await openWindow(coordinator, kind: .document, id: "doc-reset")

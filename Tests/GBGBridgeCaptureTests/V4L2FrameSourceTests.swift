@@ -54,5 +54,6 @@ struct V4L2FrameSourceTests {
         #expect(CameraChoice(argument: "auto") == .auto)
         #expect(CameraChoice(argument: "none") == .none)
         #expect(CameraChoice(argument: "/dev/video2") == .device("/dev/video2"))
+        #expect(CameraChoice(argument: "synthetic") == .synthetic)
     }
 }

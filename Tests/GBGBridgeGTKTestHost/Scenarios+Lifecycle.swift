@@ -76,8 +76,14 @@ extension Scenarios {
                 journey.window.noticeText ?? "nil")
             await harness.pause(0.5)
             let path = "/tmp/gbgbridge-gtk-crash-notice.png"
-            try? await journey.window.saveSnapshot(toPNG: path)
-            harness.note("screenshot after crash: \(path)")
+            let window = gbg_widget(journey.window.window)
+            let width = gtk_widget_get_allocated_width(window)
+            let height = gtk_widget_get_allocated_height(window)
+            if let pixbuf = gdk_pixbuf_get_from_window(gtk_widget_get_window(window), 0, 0, width, height) {
+                gdk_pixbuf_savev(pixbuf, path, "png", nil, nil, nil)
+                g_object_unref(UnsafeMutableRawPointer(pixbuf))
+                harness.note("window screenshot after the crash: \(path)")
+            }
         }
     }
 

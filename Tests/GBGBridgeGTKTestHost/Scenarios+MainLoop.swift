@@ -56,6 +56,17 @@ extension Scenarios {
         latencies.sort()
         harness.note("main-queue hop latency p50 \(latencies[100]) ms, p99 \(latencies[198]) ms")
 
+        let drainsBefore = MainLoopIntegration.drainCount
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let box = Unmanaged.passRetained(IdleWait(continuation)).toOpaque()
+            g_timeout_add_full(G_PRIORITY_DEFAULT, 300, { data in
+                Unmanaged<IdleWait>.fromOpaque(data!).takeRetainedValue().continuation.resume()
+                return gboolean(0)
+            }, box, nil)
+        }
+        let idleDrains = MainLoopIntegration.drainCount - drainsBefore
+        harness.check(idleDrains <= 2, "no wake-ups while idle for 300 ms (no polling, no spinning)", "\(idleDrains)")
+
         MainLoopIntegration.install()
         harness.check(MainLoopIntegration.isInstalled, "installing twice is harmless")
     }
@@ -74,4 +85,10 @@ extension Scenarios {
 @MainActor
 final class Counter {
     var value = 0
+}
+
+/// A continuation resumed by a GLib timeout.
+final class IdleWait: @unchecked Sendable {
+    let continuation: CheckedContinuation<Void, Never>
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
 }

@@ -17,6 +17,12 @@ extension Scenarios {
             <!doctype html><script>
             parent.postMessage(\(forged), "*");
             parent.postMessage({ probe: "cross-origin frame has webkit: " + (typeof window.webkit) }, "*");
+            try {
+              parent.dispatchEvent(new CustomEvent("__gbgBridgeRelay", { detail: { kind: "message", body: "{}" } }));
+              parent.postMessage({ probe: "dispatch allowed" }, "*");
+            } catch (e) {
+              parent.postMessage({ probe: "dispatch blocked" }, "*");
+            }
             </script>
             """)
         let sandboxed = "<script>parent.postMessage(\(forged), &quot;*&quot;);</script>"
@@ -38,7 +44,9 @@ extension Scenarios {
         let probes = await harness.evaluate("probes", in: journey.webView)
         harness.check(probes?.contains("cross-origin frame has webkit: undefined") == true,
             "frames get no message handler", probes ?? "nil")
-        harness.check(probes?.contains("__gbgBridgeRelay") == false, "relayed messages are hidden from the page",
+        harness.check(probes?.contains("__gbgBridgeRelay") == false, "forged relay messages are hidden from the page",
+            probes ?? "nil")
+        harness.check(probes?.contains("dispatch blocked") == true, "a cross-origin frame cannot dispatch to the relay",
             probes ?? "nil")
     }
 

@@ -88,7 +88,13 @@ enum Scenarios {
             window = BridgeJourneyWindow(
                 url: URL(string: server.url(path))!, host: host, allowedOrigins: allowedOrigins, width: 800, height: 600)
             window.transport.openExternally = { [unowned self] in opened.append($0) }
-            window.show()
+            await withCheckedContinuation { continuation in
+                window.onLoadFinished = { [unowned self] in
+                    window.onLoadFinished = nil
+                    continuation.resume()
+                }
+                window.show()
+            }
             _ = await inbox.next("test.pageReady")
         }
 

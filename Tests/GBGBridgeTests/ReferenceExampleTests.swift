@@ -201,3 +201,16 @@ import Testing
         #expect(host.pendingRequests.isEmpty)
     }
 }
+
+@Suite struct CaptureEncodingTests {
+    @Test func base64MatchesFoundationForEverySmallSizeAndABigOne() {
+        var generator = SystemRandomNumberGenerator()
+        var sizes = Array(0..<70)
+        sizes.append(1_000_003)
+        for size in sizes {
+            let bytes = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let result = CaptureResult.document(DocumentCaptureResult(imageData: bytes, width: 1, height: 1))
+            #expect(result.responseData?["imageBase64"] == .string(bytes.base64EncodedString()), "size \(size)")
+        }
+    }
+}

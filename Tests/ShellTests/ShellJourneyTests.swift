@@ -19,8 +19,10 @@ struct ShellJourneyTests {
     func demoJourney() throws {
         let screenshot = file("demo.png")
         let run = try ShellRun.run(
-            ["--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
-             "--exit-on", "journey.complete", "--timeout", "60", "--screenshot", screenshot],
+            [
+                "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
+                "--exit-on", "journey.complete", "--timeout", "60", "--screenshot", screenshot,
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
@@ -45,8 +47,10 @@ struct ShellJourneyTests {
     @Test("success path: typed results carry the files' true sizes; unknown actions get UNSUPPORTED_ACTION")
     func successPath() throws {
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
-             "--exit-on", "test.done", "--timeout", "60"],
+            [
+                basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
+                "--exit-on", "test.done", "--timeout", "60",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
@@ -87,8 +91,10 @@ struct ShellJourneyTests {
     @Test("failure path: --fail-captures CODE answers error with that code; an image still wins for its slot")
     func failurePath() throws {
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--fail-captures", "CAMERA_DENIED", "--selfie-image", selfieImage,
-             "--exit-on", "test.done", "--timeout", "60"],
+            [
+                basicJourney, "--headless", "--fail-captures", "CAMERA_DENIED", "--selfie-image", selfieImage,
+                "--exit-on", "test.done", "--timeout", "60",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
@@ -116,8 +122,10 @@ struct ShellJourneyTests {
     func messageLog() throws {
         let logPath = file("messages.jsonl")
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
-             "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath],
+            [
+                basicJourney, "--headless", "--document-image", documentImage, "--selfie-image", selfieImage,
+                "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
@@ -159,8 +167,10 @@ struct ShellJourneyTests {
     func messageLogWithPayloads() throws {
         let logPath = file("payloads.jsonl")
         let run = try ShellRun.run(
-            [basicJourney, "--headless", "--document-image", documentImage, "--cancel-captures",
-             "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath, "--log-payloads"],
+            [
+                basicJourney, "--headless", "--document-image", documentImage, "--cancel-captures",
+                "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath, "--log-payloads",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let log = try String(contentsOfFile: logPath, encoding: .utf8)
@@ -185,6 +195,61 @@ struct ShellJourneyTests {
         #expect(process.terminationStatus == 1, "stderr: \(stderr)")
         #expect(stderr.contains("the journey was reloaded"))
         #expect(stderr.contains("web process died twice"))
+    }
+
+    @Test("--camera none: both capture capabilities are reported unsupported and requests answered unsupported")
+    func noCamera() throws {
+        let run = try ShellRun.run(
+            [basicJourney, "--headless", "--camera", "none", "--exit-on", "test.done", "--timeout", "60"],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let result = try run.resultObject()
+        let capabilities = object(object(result["query"])["capabilities"])
+        #expect(object(capabilities["camera.document"])["supported"] as? Bool == false)
+        #expect(object(capabilities["camera.selfie"])["supported"] as? Bool == false)
+        #expect(object(result["document"])["status"] as? String == "unsupported")
+        #expect(object(result["selfie"])["status"] as? String == "unsupported")
+    }
+
+    @Test("SIGTERM ends the run with status 143, still writing the screenshot and keeping the log")
+    func terminated() throws {
+        let logPath = file("terminated.jsonl")
+        let screenshot = file("terminated.png")
+        let (process, _, errors) = try ShellRun.start(
+            [
+                silentJourney, "--headless", "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
+                "--screenshot", screenshot,
+            ],
+            scratch: scratch)
+        defer { if process.isRunning { process.terminate() } }
+        try waitForLog(logPath, toContain: "test.loaded", times: 1)
+        kill(process.processIdentifier, SIGTERM)
+        try ShellRun.wait(for: process, limit: 30)
+        #expect(process.terminationStatus == 143)
+        #expect(try String(contentsOf: errors, encoding: .utf8).contains("stopped by signal 15"))
+        let facts = try ScreenshotCheck.facts(of: screenshot)
+        #expect(facts.width == 1280 && facts.height == 900)
+    }
+
+    @Test("--camera test-pattern --auto-capture: the real capture window answers both captures by itself")
+    func captureWindowAutoCapture() throws {
+        let run = try ShellRun.run(
+            [
+                "--headless", "--camera", "test-pattern", "--auto-capture", "0.5", "--exit-on", "journey.complete",
+                "--timeout", "60",
+            ],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let steps = object(try run.resultObject()["steps"])
+        let document = object(steps["document"])
+        #expect(document["status"] as? String == "success")
+        #expect(document["width"] as? Int == 1280)
+        #expect(document["height"] as? Int == 720)
+        #expect(document["mimeType"] as? String == "image/png")
+        let selfie = object(steps["selfie"])
+        #expect(selfie["status"] as? String == "success")
+        #expect(selfie["mimeType"] as? String == "image/jpeg")
+        #expect((selfie["encryptedBlobBytes"] as? Int ?? 0) > 0)
     }
 
     // MARK: Helpers

@@ -20,7 +20,8 @@ struct ShellRun {
 
     /// A fresh scratch directory for one test.
     static func scratchDirectory() -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gbgbridge-shell-tests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gbgbridge-shell-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -83,7 +84,8 @@ struct ShellRun {
         guard lines.count == 1, let data = lines[0].data(using: .utf8),
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
-            throw RunError(description: "stdout is not one JSON object line: \(stdout.debugDescription); stderr: \(stderr)")
+            throw RunError(
+                description: "stdout is not one JSON object line: \(stdout.debugDescription); stderr: \(stderr)")
         }
         return object
     }

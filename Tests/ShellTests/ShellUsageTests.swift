@@ -10,8 +10,10 @@ struct ShellUsageTests {
     func helpAndVersion() throws {
         let help = try ShellRun.run(["--help"], scratch: scratch)
         #expect(help.status == 0)
-        for text in ["Exit status:", "0  finished", "1  the journey failed to load", "2  usage error", "3  timeout",
-                     "--exit-on", "--document-image", "--message-log", "--headless"] {
+        for text in [
+            "Exit status:", "0  finished", "1  the journey failed to load", "2  usage error", "3  timeout",
+            "--exit-on", "--document-image", "--message-log", "--headless",
+        ] {
             #expect(help.stdout.contains(text), "--help lacks \(text)")
         }
         let version = try ShellRun.run(["--version"], scratch: scratch)

@@ -31,6 +31,7 @@ struct VividCameraTests {
         #expect(stream.format.bytesPerLine >= 640 * 3)
         #expect(stream.format.pixelFormat == .rgb24)
         #expect(stream.format.bufferCount >= 2)
+        #expect(stream.format.frameRate?.framesPerSecond == 25)
         #expect(stream.deviceName.contains("vivid"))
 
         let frames = try await CameraVM.frames(3, from: stream)

@@ -13,19 +13,19 @@ extension CaptureResult {
         switch self {
         case .document(let document):
             return [
-                "imageBase64": .string(document.imageData.base64EncodedString()),
+                "imageBase64": .string(document.imageData.base64EncodedStringForBridge),
                 "imageWidth": .number(Double(document.width)),
                 "imageHeight": .number(Double(document.height)),
                 "mimeType": .string(document.mimeType),
             ]
         case .selfie(let selfie):
             return [
-                "imageBase64": .string(selfie.previewImageData.base64EncodedString()),
+                "imageBase64": .string(selfie.previewImageData.base64EncodedStringForBridge),
                 "imageWidth": .number(Double(selfie.width)),
                 "imageHeight": .number(Double(selfie.height)),
                 "mimeType": .string(selfie.mimeType),
-                "encryptedBlobBase64": .string(selfie.encryptedBlob.base64EncodedString()),
-                "unencryptedBlobBase64": .string(selfie.unencryptedBlob.base64EncodedString()),
+                "encryptedBlobBase64": .string(selfie.encryptedBlob.base64EncodedStringForBridge),
+                "unencryptedBlobBase64": .string(selfie.unencryptedBlob.base64EncodedStringForBridge),
             ]
         case .cancelled(let reason):
             return ["reason": .string(reason)]

@@ -65,29 +65,37 @@ public final class CaptureCoordinator {
         self.autoCaptureAfter = autoCaptureAfter
     }
 
-    /// Sets both slots' handlers and their availability. The selfie slot is only offered with a recipient key.
-    public func install() async {
-        host.documentCapture.handler = { [weak self] request in
-            guard let self else { return .cancelled(reason: "Capture coordinator released") }
-            return await self.serve(.document, request: request)
+    /// The slots this coordinator serves (set by ``install(for:)``).
+    public private(set) var servedKinds: Set<CaptureKind> = []
+
+    /// Sets the handlers of the slots in `kinds` (default both) and their availability; slots not listed
+    /// are left alone (e.g. for scripted answers). The selfie slot is only served with a recipient key.
+    public func install(for kinds: Set<CaptureKind> = [.document, .selfie]) async {
+        servedKinds = selfieRecipientKey == nil ? kinds.subtracting([.selfie]) : kinds
+        if servedKinds.contains(.document) {
+            host.documentCapture.handler = { [weak self] request in
+                guard let self else { return .cancelled(reason: "Capture coordinator released") }
+                return await self.serve(.document, request: request)
+            }
         }
-        if selfieRecipientKey != nil {
+        if servedKinds.contains(.selfie) {
             host.selfieCapture.handler = { [weak self] request in
                 guard let self else { return .cancelled(reason: "Capture coordinator released") }
                 return await self.serve(.selfie, request: request)
             }
-        } else {
+        } else if kinds.contains(.selfie) {
+            // Asked to serve selfies without a key: a selfie response must carry a seal, so do not offer it.
             host.selfieCapture.handler = nil
         }
         await refreshAvailability()
     }
 
-    /// Re-checks the camera: enables or disables both slots (the query then reports them supported or not)
+    /// Re-checks the camera: enables or disables the served slots (the query then reports them supported or not)
     /// and, for real cameras, sets their `permissionState` as ``CameraDetector`` defines it. Call when a
     /// capability query arrives (a camera may have been plugged in or out).
     public func refreshAvailability() async {
         let current = await availability()
-        for slot in [host.documentCapture, host.selfieCapture] {
+        for slot in servedKinds.map(slot(for:)) {
             slot.isEnabled = current.available
             if let permissionState = current.permissionState { slot.permissionState = permissionState }
         }
@@ -103,6 +111,8 @@ public final class CaptureCoordinator {
         switch camera {
         case .none:
             return CameraAvailability(available: false, permissionState: .notApplicable)
+        case .synthetic:
+            return CameraAvailability(available: true, permissionState: .granted)
         case .auto:
             let detected = CameraDetector.result(for: await scanCameras())
             return CameraAvailability(available: detected.hardwareAvailable, permissionState: detected.permissionState)
@@ -180,6 +190,8 @@ public final class CaptureCoordinator {
         switch choice {
         case .none:
             return []
+        case .synthetic:
+            return [SyntheticFrameSource(name: "Synthetic test camera")]
         case .device(let path):
             let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: false) }.value
             return [device.map { V4L2FrameSource(device: $0) } ?? V4L2FrameSource(path: path)]

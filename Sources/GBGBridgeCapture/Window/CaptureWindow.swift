@@ -68,6 +68,7 @@ public final class CaptureWindow {
         self.autoCaptureAfter = autoCaptureAfter
         self.onFinish = onFinish
         self.renderer = PreviewRenderer(kind: kind)
+        renderer.placeholder = "Starting the camera…"
 
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         preview = gtk_drawing_area_new()
@@ -206,6 +207,7 @@ public final class CaptureWindow {
     /// source cannot be opened; the window is then not shown and `onFinish` is not called.
     public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
+        guard !isClosed else { return }
         if let parent {
             gtk_window_set_transient_for(gtkCast(window), parent)
             gtk_window_set_modal(gtkCast(window), 1)
@@ -296,6 +298,7 @@ public final class CaptureWindow {
         phase = .failed
         autoCaptureTask?.cancel()
         renderer.clear()
+        renderer.placeholder = "Camera disconnected"
         gtk_widget_queue_draw(preview)
         setStatus(message, isError: true)
         updateControls()
@@ -306,6 +309,7 @@ public final class CaptureWindow {
         guard index >= 0, index < sources.count, index != sourceIndex, phase != .finished else { return }
         sourceIndex = index
         renderer.clear()
+        renderer.placeholder = "Starting \(sources[index].name)…"
         gtk_widget_queue_draw(preview)
         phase = .waitingForFrames
         setStatus("Starting \(sources[index].name)…")
@@ -315,6 +319,8 @@ public final class CaptureWindow {
                 try await self?.startStream()
             } catch {
                 guard let self, self.sourceIndex == index else { return }
+                self.renderer.placeholder = "Camera unavailable"
+                gtk_widget_queue_draw(self.preview)
                 self.setStatus("\(self.sources[index].name) cannot be used: \(error.message)", isError: true)
             }
         }

@@ -9,6 +9,8 @@ public final class PreviewRenderer {
     private(set) var surface: OpaquePointer?
     private(set) var frameWidth = 0
     private(set) var frameHeight = 0
+    /// Text shown centred on the preview area when there is no image (e.g. "Starting the camera…").
+    public var placeholder: String?
 
     /// A renderer with no image yet.
     public init(kind: CaptureKind) {
@@ -57,7 +59,10 @@ public final class PreviewRenderer {
     public func draw(on cr: OpaquePointer, width: Double, height: Double) {
         cairo_set_source_rgb(cr, 0.08, 0.08, 0.09)
         cairo_paint(cr)
-        guard let surface, frameWidth > 0, frameHeight > 0 else { return }
+        guard let surface, frameWidth > 0, frameHeight > 0 else {
+            if let placeholder { drawCentred(placeholder, on: cr, width: width, height: height) }
+            return
+        }
         let scale = min(width / Double(frameWidth), height / Double(frameHeight))
         let imageWidth = Double(frameWidth) * scale
         let imageHeight = Double(frameHeight) * scale
@@ -122,6 +127,18 @@ public final class PreviewRenderer {
             cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
             cairo_restore(cr)
         }
+    }
+
+    private func drawCentred(_ text: String, on cr: OpaquePointer, width: Double, height: Double) {
+        cairo_save(cr)
+        cairo_select_font_face(cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        cairo_set_font_size(cr, max(14, min(28, width / 30)))
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &extents)
+        cairo_move_to(cr, (width - extents.width) / 2 - extents.x_bearing, (height - extents.height) / 2 - extents.y_bearing)
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.85)
+        cairo_show_text(cr, text)
+        cairo_restore(cr)
     }
 
     private func roundedRectangle(

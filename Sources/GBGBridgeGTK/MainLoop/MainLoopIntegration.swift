@@ -14,6 +14,10 @@ import Glibc
 /// is no timer and no polling: the loop sleeps until there is work.
 public enum MainLoopIntegration {
     nonisolated(unsafe) private static var sourceID: guint = 0
+    nonisolated(unsafe) fileprivate static var drains = 0
+
+    /// How many times the source has drained the main queue (each is one wake-up of the loop).
+    public static var drainCount: Int { drains }
 
     /// Whether ``install()`` has attached the source.
     public static var isInstalled: Bool { sourceID != 0 }
@@ -39,6 +43,7 @@ public enum MainLoopIntegration {
 private func drainMainQueue(_ fd: Int32, _ condition: GIOCondition, _ data: gpointer?) -> gboolean {
     var counter: UInt64 = 0
     _ = withUnsafeMutableBytes(of: &counter) { read(fd, $0.baseAddress, 8) }
+    MainLoopIntegration.drains &+= 1
     _dispatch_main_queue_callback_4CF(nil)
     return gboolean(1)
 }

@@ -3,10 +3,11 @@
 /// The message handlers live in an isolated script world the page cannot
 /// reach. In the page's own world a top-frame script provides
 /// `window.webkit.messageHandlers.gbgBridge.postMessage`, which hands the body
-/// to `window.postMessage`; a relay in the isolated world forwards it only when
-/// the event comes from the top window itself (`event.source === window`) and
-/// from an allowed origin. Messages posted by frames or other origins are
-/// reported as rejected instead.
+/// to a relay in the isolated world as a synchronous DOM event on the top
+/// window; the relay forwards it only when the top document's origin is
+/// allowed. Frames get no handler, cannot dispatch events on a cross-origin
+/// top window, and bridge messages they send with `window.postMessage` are
+/// reported as rejected.
 enum BridgeScripts {
     /// The isolated world that holds the real handlers and the relay.
     static let worldName = "gbgbridge"
@@ -14,40 +15,49 @@ enum BridgeScripts {
     static let messageHandler = "gbgBridge"
     /// The handler receiving relay notices: page hellos and rejected messages.
     static let controlHandler = "gbgBridgeControl"
-    /// The key that marks relayed messages on `window.postMessage`.
+    /// The key that marks bridge messages forged with `window.postMessage` (rejected).
     static let relayTag = "__gbgBridgeRelay"
     /// The page-world property holding the current document's token.
     static let documentTokenProperty = "__gbgBridgeDocument"
 
+    /// The DOM event carrying a message from the page world to the relay.
+    static let relayEvent = "__gbgBridgeRelay"
+    /// The DOM event the relay sends when it is listening (the page then says hello).
+    static let relayReadyEvent = "__gbgBridgeRelayReady"
+
     /// Page-world script: the `postMessage` entry point and the document token hello.
+    ///
+    /// Messages go to the relay as a synchronous DOM event on the top window.
+    /// Only scripts that can reach that window object (the document itself and
+    /// same-origin frames) can dispatch events on it; cross-origin and sandboxed
+    /// frames cannot.
     static let pageWorld = """
         (function () {
-          var post = window.postMessage.bind(window);
+          var target = window;
+          var dispatch = EventTarget.prototype.dispatchEvent;
+          var listen = EventTarget.prototype.addEventListener;
+          var Relay = CustomEvent;
+          function relay(kind, body) {
+            dispatch.call(target, new Relay("\(relayEvent)", { detail: { kind: kind, body: body } }));
+          }
           var token = Math.random().toString(36).slice(2) + Date.now().toString(36);
           Object.defineProperty(window, "\(documentTokenProperty)", { value: token });
           if (!window.webkit) {
-            var handler = Object.freeze({
-              postMessage: function (body) {
-                var envelope = { kind: "message" };
-                envelope["\(relayTag)"] = body;
-                post(envelope, "*");
-              }
-            });
+            var handler = Object.freeze({ postMessage: function (body) { relay("message", body); } });
             Object.defineProperty(window, "webkit", {
               value: Object.freeze({ messageHandlers: Object.freeze({ \(messageHandler): handler }) })
             });
           }
-          var hello = { kind: "hello" };
-          hello["\(relayTag)"] = token;
-          post(hello, "*");
+          listen.call(target, "\(relayReadyEvent)", function () { relay("hello", token); });
+          relay("hello", token);
         })();
         """
 
-    /// Isolated-world relay script accepting messages from the top window of an allowed origin.
+    /// Isolated-world relay script forwarding the top document's messages when its origin is allowed.
     ///
-    /// For a message from the top window itself the document's own origin is
-    /// checked (`location.origin`): WebKit reports `MessageEvent.origin` of a
-    /// `file:` document as `"null"`, while its origin serializes as `file://`.
+    /// The document's own origin is checked (`location.origin`). Anything posted
+    /// to the top window with `window.postMessage` and the relay tag is a frame
+    /// or another window trying to get in: it is rejected and reported.
     static func relay(allowedOrigins: [String]) -> String {
         let origins = "[" + allowedOrigins.map(javaScriptStringLiteral).joined(separator: ",") + "]"
         return """
@@ -56,23 +66,29 @@ enum BridgeScripts {
               var handlers = window.webkit.messageHandlers;
               var bridge = handlers.\(messageHandler);
               var control = handlers.\(controlHandler);
+              window.addEventListener("\(relayEvent)", function (event) {
+                event.stopImmediatePropagation();
+                var origin = location.origin;
+                if (allowed.indexOf(origin) < 0) {
+                  control.postMessage({ kind: "rejected", origin: origin, fromTopFrame: true });
+                  return;
+                }
+                var detail = event.detail;
+                if (detail === null || typeof detail !== "object") { return; }
+                if (detail.kind === "hello") {
+                  control.postMessage({ kind: "hello", token: String(detail.body) });
+                } else {
+                  bridge.postMessage(detail.body);
+                }
+              }, true);
               window.addEventListener("message", function (event) {
                 var data = event.data;
                 if (data === null || typeof data !== "object" || !("\(relayTag)" in data)) { return; }
                 event.stopImmediatePropagation();
                 var fromTop = event.source === window;
-                var origin = fromTop ? location.origin : String(event.origin);
-                if (!fromTop || allowed.indexOf(origin) < 0) {
-                  control.postMessage({ kind: "rejected", origin: origin, fromTopFrame: fromTop });
-                  return;
-                }
-                var body = data["\(relayTag)"];
-                if (data.kind === "hello") {
-                  control.postMessage({ kind: "hello", token: String(body) });
-                } else {
-                  bridge.postMessage(body);
-                }
+                control.postMessage({ kind: "rejected", origin: String(event.origin), fromTopFrame: fromTop });
               }, true);
+              window.dispatchEvent(new CustomEvent("\(relayReadyEvent)"));
             })();
             """
     }
