@@ -31,7 +31,7 @@ fail() { echo "build-deb: error: $*" >&2; exit 1; }
 
 install_build_dependencies() {
     local needed=(
-        dpkg-dev fakeroot lintian desktop-file-utils appstream help2man binutils xz-utils
+        dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev
     )
     local missing=() p
@@ -69,14 +69,25 @@ build_binary() {
     [ -x "$binary" ] || fail "the build produced no $binary"
 }
 
-# The man page comes from the program's own --help, so the two cannot drift apart.
-generate_manpage() {
+# Strips the program, then writes the man page from the program's own description of its
+# options (the same data --help prints), so the two cannot drift apart; every option --help
+# lists is checked.
+strip_and_generate_manpage() {
     local stripped=$work/$package
     strip --remove-section=.comment --remove-section=.note -o "$stripped" "$binary"
-    help2man --no-info --no-discard-stderr --version-string="$version" \
-        --name="desktop host for identity-verification web journeys" \
-        --section=1 --include=packaging/gbgbridge-shell.h2m \
-        --output="$work/$package.1" "$stripped"
+    # .swift_modhash holds the compiler's hashes for incremental code generation; nothing
+    # reads them at run time, and they differ from build to build. Zeroing them (in place,
+    # so the RELRO layout stays) and recomputing the build ID from the contents makes two
+    # clean builds give the same bytes.
+    local modhash_size
+    modhash_size=$(readelf -S -W "$stripped" | awk '$2 == ".swift_modhash" { print $6 }')
+    if [ -n "$modhash_size" ]; then
+        head -c $((16#$modhash_size)) /dev/zero >"$work/modhash-zeros"
+        objcopy --update-section .swift_modhash="$work/modhash-zeros" "$stripped"
+    fi
+    debugedit --build-id --build-id-seed="${package}_$version" "$stripped" >/dev/null
+    /usr/bin/python3 packaging/gen-manpage.py "$stripped" "$version" packaging/man-extra.roff \
+        >"$work/$package.1"
     local option
     sed 's/\\-/-/g' "$work/$package.1" >"$work/$package.1.txt"
     for option in $("$stripped" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
@@ -96,6 +107,9 @@ assemble() {
     git ls-files -z -- Resources | while IFS= read -r -d '' file; do
         case "$file" in
             Resources/icons/* | Resources/linux/*) ;;
+            */README.md)
+                local note=${file#Resources/}
+                install -D -m 0644 "$file" "$root/usr/share/doc/$package/README.${note%%/*}.md" ;;
             *) install -D -m 0644 "$file" "$root/usr/share/$package/${file#Resources/}" ;;
         esac
     done
@@ -147,7 +161,8 @@ deb=$out/${package}_${version}_${arch}.deb
 
 mkdir -p "$work"
 build_binary
-generate_manpage
+strip_and_generate_manpage
+rm -f "$work/substvars"
 (cd packaging && dpkg-shlibdeps -T"$top/$work/substvars" -e"$top/$work/$package" 2>&1 \
     | grep -v "binaries to analyze should already be installed" >&2 || true)
 grep -q '^shlibs:Depends=' "$work/substvars" || fail "dpkg-shlibdeps found no dependencies"

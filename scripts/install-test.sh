@@ -47,7 +47,7 @@ phase_done() {
 }
 
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot and mount)"
-for tool in debootstrap chroot mount umount findmnt python3; do
+for tool in debootstrap chroot mount umount findmnt; do
     command -v "$tool" >/dev/null || fail "$tool is not installed"
 done
 
@@ -75,9 +75,11 @@ deb=$(realpath "$deb")
 
 # 2. A clean root, and everything that must be undone.
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/gbgbridge-install-test.XXXXXX")
+chmod 0755 "$root"
 cleanup() {
     local status=$? pid mount
     set +e
+    [ $status = 0 ] || printf '  %s\n' "${timings[@]}" >&2
     for pid in /proc/[0-9]*; do
         [ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
     done
@@ -101,6 +103,7 @@ tarball=$cache/$suite-minbase-$arch.tar
 if [ -f "$tarball" ]; then
     say "unpacking the cached $suite minbase root"
     tar -C "$root" --numeric-owner -xpf "$tarball"
+    chmod 0755 "$root"
     phase_done "minbase root from the cache"
 else
     say "debootstrap --variant=minbase $suite from $mirror"
@@ -148,45 +151,24 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LA
 say "apt-get install -y ./$(basename "$deb")"
 cp "$deb" "$root/tmp/"
 in_root apt-get update >"$logs/apt.txt" 2>&1 || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
-in_root sh -c "cd /tmp && apt-get install -y ./$(basename "$deb")" >>"$logs/apt.txt" 2>&1 \
+in_root sh -c "cd /tmp && apt-get install -y -o DPkg::Options::=--force-unsafe-io ./$(basename "$deb")" >>"$logs/apt.txt" 2>&1 \
     || { tail -n 30 "$logs/apt.txt" >&2; fail "apt-get install failed"; }
 installed_size=$(du -s -x -m --exclude=./var/cache/apt/archives "$root" | cut -f1)
 phase_done "apt-get install (with dependencies)"
 
 # 4. Run the installed shell headless on the demo journey.
-mkdir -m 0755 "$root/tmp/journey"
-python3 - "$root/tmp/journey" <<'EOF'
-import struct, sys, zlib
-
-def png(path, width, height, pixel):
-    rows = b"".join(b"\0" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
-
-def card(x, y):
-    if 40 <= x < 200 and 60 <= y < 260:
-        return (150, 170, 190)
-    if x >= 240 and y % 40 in range(20, 28) and 60 <= y < 260:
-        return (60, 60, 70)
-    return (235, 225, 200)
-
-def face(x, y):
-    inside = ((x - 240) / 110) ** 2 + ((y - 230) / 140) ** 2 <= 1
-    return (224, 182, 150) if inside else (90, 120, 160)
-
-png(sys.argv[1] + "/document.png", 640, 400, card)
-png(sys.argv[1] + "/selfie.png", 480, 480, face)
-EOF
-chmod 0644 "$root/tmp/journey/"*.png
+fixtures=Tests/ShellTests/Fixtures
+for image in document.png selfie.jpg; do
+    [ -f "$fixtures/$image" ] || fail "missing test image $fixtures/$image"
+done
+install -d -m 0755 "$root/tmp/journey"
+install -m 0644 "$fixtures/document.png" "$fixtures/selfie.jpg" "$root/tmp/journey/"
 in_root useradd --create-home --shell /bin/sh journey
 chown "$(in_root id -u journey):$(in_root id -g journey)" "$root/tmp/journey"
 
 shell_command=(
     "$package" --headless
-    --document-image /tmp/journey/document.png --selfie-image /tmp/journey/selfie.png
+    --document-image /tmp/journey/document.png --selfie-image /tmp/journey/selfie.jpg
     --exit-on journey.complete --timeout 60
     --message-log /tmp/journey/messages.jsonl --screenshot /tmp/journey/screenshot.png
 )
@@ -204,6 +186,8 @@ if [ $run_status != 0 ]; then
 fi
 head -c 1 "$logs/shell-stdout.txt" | grep -q '{' \
     || fail "the shell finished but printed no journey.complete data on stdout"
+grep -q '"outcome":"completed"' "$logs/shell-stdout.txt" \
+    || fail "the demo journey did not report outcome completed: $(head -c 300 "$logs/shell-stdout.txt")"
 say "journey finished: $(head -c 300 "$logs/shell-stdout.txt")"
 
 # 5. Purge, and check that nothing of the package is left.
