@@ -44,7 +44,7 @@ stage "unit, WebKitGTK, capture window and shell tests (Xvfb)" xvfb swift test -
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
 stage "fuzz: corpus replay + 60 s run" scripts/fuzz.sh
 if [ $skip_camera_vm = 1 ]; then skip "camera tests in the vivid VM" "--skip-camera-vm"
-else stage "camera tests in the vivid VM" scripts/camera-vm-test.sh; fi
+else stage "camera tests in the vivid VM" scripts/camera-vm-test.sh --no-build; fi
 if [ $skip_install_test = 1 ]; then skip ".deb build, lintian and install test" "--skip-install-test"
 else stage ".deb build, lintian and install test" scripts/install-test.sh; fi
 

@@ -86,7 +86,10 @@ final class JourneyRun: BridgeHostDelegate {
                     host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
                     autoCaptureAfter: settings.autoCapture)
             }
-            await coordinator.install()
+            var cameraKinds: Set<CaptureKind> = []
+            if !settings.documentAnswer.isScripted { cameraKinds.insert(.document) }
+            if !settings.selfieAnswer.isScripted { cameraKinds.insert(.selfie) }
+            await coordinator.install(for: cameraKinds)
             if settings.usesTestPattern {
                 host.documentCapture.permissionState = .granted
                 host.selfieCapture.permissionState = .granted

@@ -25,7 +25,7 @@ enum PayloadRedactor {
         case .array(let elements):
             return .array(elements.map(redact))
         case .string(let text) where text.hasPrefix("data:"):
-            guard let marker = text.range(of: ";base64,") else { return value }
+            guard let marker = text.utf8.firstRange(of: ";base64,".utf8) else { return value }
             return .string(String(text[..<marker.upperBound]) + summary(ofBase64: String(text[marker.upperBound...])))
         default:
             return value
