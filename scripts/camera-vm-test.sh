@@ -46,7 +46,9 @@ if [[ -z $kernel_package ]]; then
     kernel_package=$(resolve_kernel)
 fi
 [[ -n $kernel_package ]] || { say "cannot resolve the kernel package behind linux-image-amd64"; exit 1; }
-kernel_dir=$cache/$kernel_package
+# The cache key covers the scripts that build the guest image, so a change to them rebuilds it.
+image_recipe=$(cat "$repo/scripts/camera-vm/prepare-kernel.sh" "$repo/scripts/camera-vm/init.sh" | sha256sum | cut -c1-12)
+kernel_dir=$cache/$kernel_package-$image_recipe
 if [[ ! -f $kernel_dir/ready ]]; then
     say "preparing $kernel_package in $kernel_dir"
     "$repo/scripts/camera-vm/prepare-kernel.sh" "$kernel_package" "$kernel_dir"

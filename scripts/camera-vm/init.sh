@@ -18,7 +18,7 @@ for module in $(cat /modules/order); do
 done
 
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro hostroot /mnt/host
-mount -t tmpfs -o size=256m tmpfs /mnt/rw
+mount -t tmpfs -o size=512m tmpfs /mnt/rw
 mkdir -p /mnt/rw/upper /mnt/rw/work
 mount -t overlay overlay -o lowerdir=/mnt/host,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work /mnt/root
 mkdir -p /mnt/root/run/camera-vm /mnt/root/dev /mnt/root/proc /mnt/root/sys /mnt/root/tmp
@@ -26,7 +26,8 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /mnt/root/run/
 mount -o bind /dev /mnt/root/dev
 mount -t proc proc /mnt/root/proc
 mount -t sysfs sysfs /mnt/root/sys
-mount -t tmpfs tmpfs /mnt/root/tmp
+# /tmp stays the host's (read-only below, writable through the overlay): the checkout under
+# test may live there.
 chmod 1777 /mnt/root/tmp
 
 chroot /mnt/root /bin/sh /run/camera-vm/job.sh >/mnt/root/run/camera-vm/guest.log 2>&1
