@@ -84,11 +84,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
-        .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture"]),
+        .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture", "GBGBridgeTestSupport"]),
         .testTarget(
             name: "GBGBridgeCaptureTests",
             dependencies: [
-                "GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge",
+                "GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GBGBridgeTestSupport
 import Testing
 @testable import GBGBridgeCapture
 
@@ -12,16 +13,8 @@ enum CaptureCameraVM {
         .enabled(if: phase == wanted, "needs the vivid camera VM (phase \(wanted)): run scripts/camera-vm-test.sh")
     }
 
-    /// Runs a program (e.g. `v4l2-ctl`) to completion and returns its exit status.
-    static func run(_ arguments: [String]) -> Int32 {
-        var pid = pid_t()
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawnp(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status >> 8) & 0xff
-    }
+    /// Runs a program to completion; returns its exit status (-1 if it could not start).
+    static func run(_ arguments: [String]) -> Int32 { ChildProcess.run(arguments) }
 
     /// The next `count` frames of a source's stream (the stream stops when this returns).
     static func frames(_ count: Int, from stream: AsyncThrowingStream<RGBFrame, any Error>) async throws -> [RGBFrame] {

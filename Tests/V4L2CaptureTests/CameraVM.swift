@@ -1,4 +1,5 @@
 import Glibc
+import GBGBridgeTestSupport
 import Testing
 import V4L2Capture
 
@@ -42,15 +43,7 @@ enum CameraVM {
     }
 
     /// Runs a program to completion; returns its exit status (-1 if it could not start).
-    static func run(_ arguments: [String]) -> Int32 {
-        var pid = pid_t()
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawnp(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status >> 8) & 0xff
-    }
+    static func run(_ arguments: [String]) -> Int32 { ChildProcess.run(arguments) }
 
     /// Reads a whole file.
     static func contents(of path: String) throws -> [UInt8] {
