@@ -67,6 +67,16 @@ build_binary() {
     "$swift" build "${build_flags[@]}" >&2
     binary="$("$swift" build "${build_flags[@]}" --show-bin-path)/$package"
     [ -x "$binary" ] || fail "the build produced no $binary"
+    refuse_icu
+}
+
+# The program must stay free of Foundation's internationalisation layer: its ICU data
+# alone triples the package. One `import Foundation` anywhere (ours or a dependency's)
+# brings it back, so the build stops and says where to look.
+refuse_icu() {
+    if nm "$binary" | grep -q -E ' icudt[0-9]+_dat$'; then
+        fail "$binary links Foundation's ICU data: a module (ours or a dependency's) imports Foundation instead of FoundationEssentials; grep -rn '^import Foundation\$' Sources $scratch/checkouts/*/Sources finds it"
+    fi
 }
 
 # Strips the program, then writes the man page from the program's own description of its
