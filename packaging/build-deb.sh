@@ -61,6 +61,10 @@ build_binary() {
         -c release --scratch-path "$scratch" --product "$package"
         --static-swift-stdlib --disable-local-rpath
         -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+        # Source paths end up in the program (#fileID, C __FILE__ in assertions); map the
+        # checkout's folder away so the bytes do not depend on where the tree was cloned.
+        -Xswiftc -file-prefix-map -Xswiftc "$top=."
+        -Xcc "-ffile-prefix-map=$top=." -Xcxx "-ffile-prefix-map=$top=."
     )
     [ $clean = 1 ] && rm -rf "$scratch"
     say "swift build ${build_flags[*]}"
