@@ -219,8 +219,8 @@ final class JourneyRun: BridgeHostDelegate {
                 }
             }
             Task {
-                try? await Task.sleep(for: .seconds(5))
-                once.resume("the page did not render within 5 seconds")
+                try? await Task.sleep(for: .seconds(10))
+                once.resume("the page did not render within 10 seconds")
             }
         }
         if let failure {

@@ -37,6 +37,24 @@ enum ScreenshotCheck {
         return Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The 8-bit RGB colour of one pixel, read with ImageMagick (installed by `scripts/setup.sh`).
+    static func pixel(of path: String, x: Int, y: Int) throws -> [Int] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["convert", path, "-crop", "1x1+\(x)+\(y)", "-depth", "8", "txt:-"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The last line reads like "0,0: (255,255,255)  #FFFFFF  white".
+        guard process.terminationStatus == 0, let line = output.split(separator: "\n").last,
+            let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")"), open < close
+        else { throw ShellRun.RunError(description: "convert could not read pixel \(x),\(y) of \(path): \(output)") }
+        return line[line.index(after: open)..<close].split(separator: ",").prefix(3).compactMap { Int($0) }
+    }
+
     /// True when the picture has the expected size and enough detail to be a rendered page.
     static func looksRendered(_ facts: Facts, width: Int, height: Int) -> Bool {
         guard facts.width == width, facts.height == height else { return false }

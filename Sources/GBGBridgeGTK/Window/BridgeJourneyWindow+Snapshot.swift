@@ -10,10 +10,15 @@ extension BridgeJourneyWindow {
 
     /// Renders the visible part of the page and writes it as a PNG file.
     ///
-    /// Painting can lag the end of loading by a few hundred milliseconds; take
-    /// snapshots a little after ``onLoadFinished``.
+    /// First lets the page settle: finite CSS transitions and animations run to their end
+    /// (at most 3 s) and two frames are rendered (at most 2 s more), so the picture shows
+    /// the page's final look rather than the start of a fade. On a page at rest this takes
+    /// a few tens of milliseconds. Painting can lag the end of loading by a few hundred
+    /// milliseconds; take snapshots a little after ``onLoadFinished``.
     public func saveSnapshot(toPNG path: String) async throws(SnapshotError) {
         guard let webView else { throw SnapshotError(description: "The journey window is closed") }
+        await settleRendering(of: webView)
+        guard let webView = self.webView else { throw SnapshotError(description: "The journey window is closed") }
         let failure: String? = await withCheckedContinuation { continuation in
             let request = SnapshotRequest(path: path) { continuation.resume(returning: $0) }
             webkit_web_view_get_snapshot(
@@ -22,6 +27,54 @@ extension BridgeJourneyWindow {
         }
         if let failure { throw SnapshotError(description: failure) }
     }
+}
+
+extension BridgeJourneyWindow {
+    /// Script run in the bridge's isolated world before a snapshot. While the renderer is
+    /// behind (under Xvfb, Mesa compiling its shaders on a first run stalls frames for about
+    /// 1.5 s), a snapshot shows elements at the start values of CSS transitions that the
+    /// page has long asked to end. Waiting for the animations and two frames avoids that;
+    /// reading the animations once more at the end brings the styles up to date.
+    private static let settleScript = """
+        const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        const finite = document.getAnimations().filter(
+            (animation) => animation.effect && isFinite(animation.effect.getComputedTiming().endTime));
+        await Promise.race([Promise.all(finite.map((animation) => animation.finished.catch(() => null))), wait(3000)]);
+        await Promise.race([new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))), wait(2000)]);
+        document.getAnimations();
+        return finite.length;
+        """
+
+    /// Runs ``settleScript``; failures (no page, script errors) only mean no settling.
+    private func settleRendering(of webView: UnsafeMutablePointer<WebKitWebView>) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = SettleRequest { continuation.resume() }
+            var script = Self.settleScript
+            script.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { text in
+                    webkit_web_view_call_async_javascript_function(
+                        webView, text.baseAddress, gssize(text.count), nil, BridgeScripts.worldName, nil, nil,
+                        settleFinished, Unmanaged.passRetained(done).toOpaque())
+                }
+            }
+        }
+    }
+}
+
+/// One pending settle step: whom to tell when the page has settled.
+private final class SettleRequest: @unchecked Sendable {
+    let completion: () -> Void
+    init(completion: @escaping () -> Void) { self.completion = completion }
+}
+
+private let settleFinished: GAsyncReadyCallback = { source, result, data in
+    let request = Unmanaged<SettleRequest>.fromOpaque(data!).takeRetainedValue()
+    var error: UnsafeMutablePointer<GError>?
+    if let value = webkit_web_view_call_async_javascript_function_finish(gbg_web_view(source), result, &error) {
+        g_object_unref(value)
+    }
+    if let error { g_error_free(error) }
+    request.completion()
 }
 
 /// One pending snapshot: where to write it and whom to tell (`nil` = success).
