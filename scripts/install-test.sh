@@ -47,7 +47,7 @@ phase_done() {
 }
 
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot and mount)"
-for tool in debootstrap chroot mount umount findmnt; do
+for tool in debootstrap chroot mount umount findmnt convert; do
     command -v "$tool" >/dev/null || fail "$tool is not installed"
 done
 
@@ -189,6 +189,16 @@ head -c 1 "$logs/shell-stdout.txt" | grep -q '{' \
 grep -q '"outcome":"completed"' "$logs/shell-stdout.txt" \
     || fail "the demo journey did not report outcome completed: $(head -c 300 "$logs/shell-stdout.txt")"
 say "journey finished: $(head -c 300 "$logs/shell-stdout.txt")"
+# The screenshot shows the finished page: window-sized, and a blank spot of the finish card
+# full white (a first run's stalled renderer once left the cards greyed mid-fade).
+screenshot_size=$(convert "$logs/screenshot.png" -format '%wx%h' info: 2>&1) \
+    || fail "no readable screenshot $logs/screenshot.png: $screenshot_size"
+[ "$screenshot_size" = 1280x900 ] || fail "the screenshot is $screenshot_size, not 1280x900"
+finish_card=$(convert "$logs/screenshot.png" -crop 1x1+700+720 -depth 8 txt:- 2>&1 | tail -n 1)
+case "$finish_card" in
+    *"(255,255,255)"*) ;;
+    *) fail "the screenshot does not show the finished demo (pixel 700,720: $finish_card)" ;;
+esac
 
 # 5. Purge, and check that nothing of the package is left.
 in_root dpkg-query -L "$package" >"$logs/package-files.txt"
