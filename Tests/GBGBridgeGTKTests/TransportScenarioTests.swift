@@ -5,7 +5,8 @@ import Testing
 ///
 /// Each scenario runs in its own `gbgbridge-gtk-testhost` process, which owns
 /// the GTK main loop (Swift Testing does not run one) and prints a line per
-/// check. Without a `DISPLAY` the host is started under `xvfb-run`.
+/// check. Without a `DISPLAY`, and for the focus-sensitive lifecycle scenario,
+/// the host is started under `xvfb-run`.
 @Suite("WebKitGTK transport", .serialized)
 struct TransportScenarioTests {
     @Test(
@@ -15,7 +16,9 @@ struct TransportScenarioTests {
             "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
         ])
     func scenario(_ name: String) throws {
-        let run = try TestHost.run(scenario: name)
+        // The lifecycle scenario checks focus events: on a shared display, windows that other
+        // test suites open at the same time take the focus away, so it gets a display of its own.
+        let run = try TestHost.run(scenario: name, ownDisplay: name == "lifecycle")
         #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
         #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")
     }
@@ -28,14 +31,15 @@ enum TestHost {
         let output: String
     }
 
-    static func run(scenario: String) throws -> Run {
+    /// Runs one scenario, on a private Xvfb display when `ownDisplay` is set or there is none.
+    static func run(scenario: String, ownDisplay: Bool = false) throws -> Run {
         let binary = try locateBinary()
         let process = Process()
         var arguments = [binary, scenario]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
         environment["NO_AT_BRIDGE"] = "1"
-        if (environment["DISPLAY"] ?? "").isEmpty {
+        if ownDisplay || (environment["DISPLAY"] ?? "").isEmpty {
             arguments = ["-a", "-s", "-screen 0 1280x1024x24"] + arguments
             process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
         } else {
