@@ -165,6 +165,18 @@ validate() {
     fi
 }
 
+# The version lives in three files; the package carries the changelog's, so the other two
+# must say the same.
+check_versions() {
+    local program metainfo
+    program=$("$binary" --version)
+    [ "$program" = "$version" ] \
+        || fail "the program says version $program, packaging/debian/changelog $version (Sources/gbgbridge-shell/ShellVersion.swift)"
+    metainfo=$(grep -o -m 1 '<release version="[^"]*"' "Resources/linux/$app_id.metainfo.xml" | cut -d'"' -f2)
+    [ "$metainfo" = "$version" ] \
+        || fail "the newest release in Resources/linux/$app_id.metainfo.xml is $metainfo, packaging/debian/changelog $version"
+}
+
 install_build_dependencies
 export SOURCE_DATE_EPOCH
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
@@ -175,6 +187,7 @@ deb=$out/${package}_${version}_${arch}.deb
 
 mkdir -p "$work"
 build_binary
+check_versions
 strip_and_generate_manpage
 rm -f "$work/substvars"
 (cd packaging && dpkg-shlibdeps -T"$top/$work/substvars" -e"$top/$work/$package" 2>&1 \
