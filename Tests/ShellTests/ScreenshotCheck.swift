@@ -24,35 +24,34 @@ enum ScreenshotCheck {
     }
 
     private static func colourCount(_ path: String) -> Int? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert", path, "-format", "%k", "info:"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let run = try? convert([path, "-format", "%k", "info:"]), run.status == 0 else { return nil }
+        return Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The 8-bit RGB colour of one pixel, read with ImageMagick (installed by `scripts/setup.sh`).
     static func pixel(of path: String, x: Int, y: Int) throws -> [Int] {
+        let run = try convert([path, "-crop", "1x1+\(x)+\(y)", "-depth", "8", "txt:-"])
+        // The last line reads like "0,0: (255,255,255)  #FFFFFF  white".
+        guard run.status == 0, let line = run.output.split(separator: "\n").last,
+            let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")"), open < close
+        else {
+            throw ShellRun.RunError(description: "convert could not read pixel \(x),\(y) of \(path): \(run.output)")
+        }
+        return line[line.index(after: open)..<close].split(separator: ",").prefix(3).compactMap { Int($0) }
+    }
+
+    /// Runs ImageMagick's `convert` with `arguments`; its stdout and exit status.
+    private static func convert(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert", path, "-crop", "1x1+\(x)+\(y)", "-depth", "8", "txt:-"]
+        process.arguments = ["convert"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        // The last line reads like "0,0: (255,255,255)  #FFFFFF  white".
-        guard process.terminationStatus == 0, let line = output.split(separator: "\n").last,
-            let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")"), open < close
-        else { throw ShellRun.RunError(description: "convert could not read pixel \(x),\(y) of \(path): \(output)") }
-        return line[line.index(after: open)..<close].split(separator: ",").prefix(3).compactMap { Int($0) }
+        return (process.terminationStatus, output)
     }
 
     /// True when the picture has the expected size and enough detail to be a rendered page.

@@ -42,7 +42,6 @@ extension BridgeJourneyWindow {
         await Promise.race([Promise.all(finite.map((animation) => animation.finished.catch(() => null))), wait(3000)]);
         await Promise.race([new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))), wait(2000)]);
         document.getAnimations();
-        return finite.length;
         """
 
     /// Runs ``settleScript``; failures (no page, script errors) only mean no settling.
