@@ -5,6 +5,7 @@ import Testing
 @testable import GBGBridgeCapture
 
 /// Renders the capture window with a live synthetic preview and checks the picture is not blank.
+/// The window is painted into an image, so windows of other suites on the display do not matter.
 /// Set `GBGBRIDGE_SCREENSHOT_DIR` to keep the PNGs (docs/images holds the committed ones).
 @MainActor
 @Suite("Capture window screenshot", .serialized, .enabled(if: GTKTestEnvironment.hasDisplay, "needs an X display (xvfb-run)"))
@@ -31,11 +32,10 @@ struct CaptureWindowScreenshotTests {
         let window = try #require(coordinator.windows[kind])
         await GTKTestEnvironment.pump(for: .milliseconds(700))
 
-        let gdkWindow = try #require(gtk_widget_get_window(window.window))
-        let width = gdk_window_get_width(gdkWindow)
-        let height = gdk_window_get_height(gdkWindow)
-        let shot = try #require(gdk_pixbuf_get_from_window(gdkWindow, 0, 0, width, height))
+        let shot = try render(window.window)
         defer { g_object_unref(UnsafeMutableRawPointer(shot)) }
+        let width = gdk_pixbuf_get_width(shot)
+        let height = gdk_pixbuf_get_height(shot)
         #expect(width >= 480 && height >= 270)
 
         // The preview area must show the frame (many distinct colours), not an empty window.
@@ -76,9 +76,7 @@ struct CaptureWindowScreenshotTests {
         let label = String(cString: gtk_label_get_text(gtkCast(window.statusLabel)))
         #expect(label.contains("disconnected"))
         #expect(String(cString: gtk_button_get_label(gtkCast(window.cancelButton))) == "Close")
-        let gdkWindow = try #require(gtk_widget_get_window(window.window))
-        let shot = try #require(
-            gdk_pixbuf_get_from_window(gdkWindow, 0, 0, gdk_window_get_width(gdkWindow), gdk_window_get_height(gdkWindow)))
+        let shot = try render(window.window)
         defer { g_object_unref(UnsafeMutableRawPointer(shot)) }
         if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
             let png = try #require(try? ImageEncoder.save(shot, as: .png(compression: 6)).get())
@@ -87,5 +85,18 @@ struct CaptureWindowScreenshotTests {
         gtk_button_clicked(gtkCast(window.cancelButton))
         #expect(window.isClosed)
         #expect(page.responses(to: "unplug").first?.payload.error?.code == "CAMERA_DISCONNECTED")
+    }
+
+    /// Paints the window's widgets into an image. Reading the screen instead would pick up
+    /// whatever covers the window: other suites open windows on the same display meanwhile.
+    private func render(_ widget: UnsafeMutablePointer<GtkWidget>) throws -> OpaquePointer {
+        let width = gtk_widget_get_allocated_width(widget)
+        let height = gtk_widget_get_allocated_height(widget)
+        let surface = try #require(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height))
+        defer { cairo_surface_destroy(surface) }
+        let context = try #require(cairo_create(surface))
+        gtk_widget_draw(widget, context)
+        cairo_destroy(context)
+        return try #require(gdk_pixbuf_get_from_surface(surface, 0, 0, width, height))
     }
 }
