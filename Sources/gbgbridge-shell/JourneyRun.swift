@@ -44,8 +44,8 @@ final class JourneyRun: BridgeHostDelegate {
         self.window = window
         window.defaultTitle = "GBG Bridge"
         window.developerExtrasEnabled = settings.inspector
-        window.onLoadFailed = { [unowned self] url, message in
-            finish(.journeyFailed("could not load the journey \(url): \(message)"))
+        window.onLoadFailed = { [unowned self] failure in
+            finish(.journeyFailed("could not load the journey \(failure.url): \(failure.message)"))
         }
         window.onWebProcessCrashed = { [unowned self] count, reason in
             if count >= 2 {

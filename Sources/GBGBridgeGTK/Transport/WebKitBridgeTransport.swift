@@ -64,8 +64,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public var onWebProcessTerminated: (@MainActor (String) -> Void)?
     /// Called when a top-level load finished and the page's `load` event has run.
     public var onLoadFinished: (@MainActor () -> Void)?
-    /// Called when a top-level load failed, with the URL and the error message.
-    public var onLoadFailed: (@MainActor (_ url: String, _ message: String) -> Void)?
+    /// Called when the journey's main document could not be loaded (never for a refused navigation).
+    public var onLoadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
 
     private var pageState = PageState.none
     private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
@@ -261,7 +261,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
     }
 
     private func loadFailed(uri: String, message: String, cancelled: Bool) -> Bool {
-        if !cancelled { onLoadFailed?(uri, message) }
+        if !cancelled { onLoadFailed?(JourneyLoadFailure(url: uri, kind: .other, message: message)) }
         return false
     }
 

@@ -51,8 +51,8 @@ public final class BridgeJourneyWindow {
     public var onTitleChanged: (@MainActor (String) -> Void)?
     /// Called after each completed load of the journey page (after `host.ready` was sent).
     public var onLoadFinished: (@MainActor () -> Void)?
-    /// Called when loading the journey failed, with the URL and WebKit's message.
-    public var onLoadFailed: (@MainActor (_ url: String, _ message: String) -> Void)?
+    /// Called when the journey's main document could not be loaded.
+    public var onLoadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
     /// Called when the web process died, with the total count so far and a readable reason.
     public var onWebProcessCrashed: (@MainActor (_ count: Int, _ reason: String) -> Void)?
     /// Called once the window has been destroyed.
@@ -177,7 +177,7 @@ public final class BridgeJourneyWindow {
             host.send(event: "host.ready", data: ["timestamp": .number(Date().timeIntervalSince1970)])
             onLoadFinished?()
         }
-        transport.onLoadFailed = { [unowned self] url, message in onLoadFailed?(url, message) }
+        transport.onLoadFailed = { [unowned self] failure in onLoadFailed?(failure) }
         transport.onWebProcessTerminated = { [unowned self] reason in
             let reloaded =
                 transport.reloadsAfterWebProcessTermination
