@@ -51,6 +51,25 @@ final class Harness {
         }
     }
 
+    /// Clicks the primary mouse button at `x`, `y` of `widget`, as a person would (a user gesture for WebKit).
+    func click(_ widget: UnsafeMutableRawPointer, x: Double, y: Double) {
+        guard let window = gtk_widget_get_window(gbg_widget(widget)) else { return }
+        let seat = gdk_display_get_default_seat(gdk_window_get_display(window))
+        for type in [GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE] {
+            let event = gdk_event_new(type)!
+            event.pointee.button.window = window
+            g_object_ref(UnsafeMutableRawPointer(window))
+            event.pointee.button.send_event = 1
+            event.pointee.button.time = guint32(GDK_CURRENT_TIME)
+            event.pointee.button.x = x
+            event.pointee.button.y = y
+            event.pointee.button.button = 1
+            gdk_event_set_device(event, gdk_seat_get_pointer(seat))
+            gtk_main_do_event(event)
+            gdk_event_free(event)
+        }
+    }
+
     /// Waits `seconds` on the main actor (timer-driven, not polling).
     func pause(_ seconds: Double) async {
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))

@@ -131,12 +131,14 @@ extension Scenarios {
         let receivedBefore = journey.inbox.messages.count
         for (name, body) in garbage {
             host.clearError()
-            journey.run("post(\(body)); sendEvent('test.sync', {})")
+            journey.run("window.thrown = null; try { post(\(body)); } catch (e) { window.thrown = String(e); } sendEvent('test.sync', {})")
             _ = await journey.inbox.next("test.sync")
             harness.check(host.lastError != nil, "\(name) body sets lastError", "lastError is nil")
-            if name == "cyclic object" {
-                harness.check(host.lastError?.contains("JSON") == true, "cyclic body reported as not serializable",
-                    host.lastError ?? "")
+            if name == "cyclic object" || name == "undefined" {
+                harness.check(host.lastError?.contains("cannot be sent as JSON") == true,
+                    "\(name) body reported as not serializable", host.lastError ?? "")
+                let thrown = await harness.evaluate("thrown", in: journey.webView)
+                harness.check(thrown?.contains("TypeError") == true, "\(name) body: postMessage throws", thrown ?? "nil")
             }
         }
         let received = journey.inbox.messages.count - receivedBefore

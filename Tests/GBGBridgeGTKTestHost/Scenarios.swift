@@ -26,6 +26,12 @@ enum Scenarios {
         "delivery-errors": Scenario(body: deliveryErrors),
         "snapshot": Scenario(body: snapshot),
         "file-origin": Scenario(body: fileOrigin),
+        "forged-hello": Scenario(body: forgedHello),
+        "surrogate-ids": Scenario(body: surrogateIds),
+        "oversize": Scenario(body: oversize),
+        "console": Scenario(body: console),
+        "load-failures": Scenario(body: loadFailures),
+        "navigation-kinds": Scenario(timeoutSeconds: 120, body: navigationKinds),
     ]
 
     /// The page-side test client served at `/lib.js`.

@@ -7,6 +7,7 @@ import CWebKitGTK
 @MainActor
 final class TestServer {
     private(set) var pages: [String: String] = [:]
+    private var answers: [String: (status: UInt32, headers: [(String, String)])] = [:]
     private let server: UnsafeMutablePointer<SoupServer>
     private(set) var port: Int32 = 0
     private var box: UnsafeMutableRawPointer?
@@ -38,6 +39,12 @@ final class TestServer {
         pages[path] = html
     }
 
+    /// Answers `path` with `status`, these response headers and `body`.
+    func serve(_ path: String, status: UInt32, headers: [(String, String)] = [], body: String = "") {
+        pages[path] = body
+        answers[path] = (status, headers)
+    }
+
     /// The URL of `path` on the journey origin (`127.0.0.1`) or another one (`localhost`).
     func url(_ path: String, otherOrigin: Bool = false) -> String {
         "http://\(otherOrigin ? "localhost" : "127.0.0.1"):\(port)\(path)"
@@ -49,7 +56,10 @@ final class TestServer {
             return
         }
         let type = path.hasSuffix(".js") ? "text/javascript" : "text/html; charset=utf-8"
-        soup_server_message_set_status(message, 200, nil)
+        let answer = answers[path]
+        soup_server_message_set_status(message, answer?.status ?? 200, nil)
+        let headers = soup_server_message_get_response_headers(message)
+        for (name, value) in answer?.headers ?? [] { soup_message_headers_replace(headers, name, value) }
         var text = body
         text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {

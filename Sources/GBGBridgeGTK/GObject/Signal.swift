@@ -54,19 +54,34 @@ enum Signal {
             return MainActor.assumeIsolated { closure(decision, type) } ? 1 : 0
         } as @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean, to: GCallback.self)
 
-    /// `load-failed`: load event, failing URI and error, returning "handled".
-    typealias LoadFailed = @MainActor (String, String, Bool) -> Bool
+    /// `load-failed`: the failing URI and WebKit's error, returning "handled".
+    typealias LoadFailed = @MainActor (String, LoadError) -> Bool
     static let loadFailed: GCallback = unsafeBitCast(
         { (_: gpointer?, _: UInt32, uri: UnsafePointer<gchar>?, error: UnsafeMutablePointer<GError>?,
            data: gpointer?) -> gboolean in
             let closure = SignalClosureBox<LoadFailed>.closure(from: data)
             let uriText = uri.map { String(cString: $0) } ?? ""
-            let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
-            let cancelled = error.map {
-                $0.pointee.domain == webkit_network_error_quark()
-                    && $0.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
-            } ?? false
-            return MainActor.assumeIsolated { closure(uriText, message, cancelled) } ? 1 : 0
+            let loadError = LoadError(
+                domain: error?.pointee.domain ?? 0, code: error?.pointee.code ?? 0,
+                message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error")
+            return MainActor.assumeIsolated { closure(uriText, loadError) } ? 1 : 0
         } as @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) -> gboolean,
+        to: GCallback.self)
+
+    /// A `GError` from a failed load, copied out of the signal.
+    struct LoadError {
+        let domain: GQuark
+        let code: Int32
+        let message: String
+    }
+
+    /// `load-failed-with-tls-errors`: the failing URI and the certificate's problem flags, returning "handled".
+    typealias TLSErrors = @MainActor (String, UInt32) -> Bool
+    static let tlsErrors: GCallback = unsafeBitCast(
+        { (_: gpointer?, uri: UnsafePointer<gchar>?, _: gpointer?, errors: UInt32, data: gpointer?) -> gboolean in
+            let closure = SignalClosureBox<TLSErrors>.closure(from: data)
+            let uriText = uri.map { String(cString: $0) } ?? ""
+            return MainActor.assumeIsolated { closure(uriText, errors) } ? 1 : 0
+        } as @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?, UInt32, gpointer?) -> gboolean,
         to: GCallback.self)
 }

@@ -1,59 +1,177 @@
 /// The JavaScript the transport injects, and the names it shares with it.
 ///
-/// The message handlers live in an isolated script world the page cannot
+/// Two worlds take part. The message handlers, the document token and the
+/// delivery entry point live in an isolated script world the page cannot
 /// reach. In the page's own world a top-frame script provides
-/// `window.webkit.messageHandlers.gbgBridge.postMessage`, which hands the body
-/// to a relay in the isolated world as a synchronous DOM event on the top
-/// window; the relay forwards it only when the top document's origin is
-/// allowed. Frames get no handler, cannot dispatch events on a cross-origin
-/// top window, and bridge messages they send with `window.postMessage` are
+/// `window.webkit.messageHandlers.gbgBridge.postMessage`: it turns the body
+/// into JSON text, checks its size and hands it to the relay in the isolated
+/// world as a synchronous DOM event on the top window. The relay forwards it
+/// only when the top document's origin is allowed.
+///
+/// Native-to-web delivery runs the other way: the transport evaluates a call
+/// in the isolated world, which checks the document token (a secret of that
+/// world, so no page script can read or forge it) and hands each message to
+/// the page-world script as a DOM event; that script calls
+/// `window.GBGBridge.receive(message)` and reports an exception back.
+///
+/// Frames get no handler, cannot dispatch events on a cross-origin top
+/// window, and bridge messages they send with `window.postMessage` are
 /// reported as rejected.
 enum BridgeScripts {
     /// The isolated world that holds the real handlers and the relay.
     static let worldName = "gbgbridge"
     /// The handler receiving accepted bridge messages (detail of `script-message-received`).
     static let messageHandler = "gbgBridge"
-    /// The handler receiving relay notices: page hellos and rejected messages.
+    /// The handler receiving relay notices: hellos, rejections, oversize messages, console records.
     static let controlHandler = "gbgBridgeControl"
     /// The key that marks bridge messages forged with `window.postMessage` (rejected).
     static let relayTag = "__gbgBridgeRelay"
-    /// The page-world property holding the current document's token.
-    static let documentTokenProperty = "__gbgBridgeDocument"
+    /// The isolated-world function the delivery script calls.
+    static let deliverFunction = "__gbgBridgeDeliver"
 
-    /// The DOM event carrying a message from the page world to the relay.
-    static let relayEvent = "__gbgBridgeRelay"
-    /// The DOM event the relay sends when it is listening (the page then says hello).
-    static let relayReadyEvent = "__gbgBridgeRelayReady"
+    /// Page world to relay: one message as JSON text.
+    static let messageEvent = "__gbgBridgeMessage"
+    /// Page world to relay: a notice (oversize message, console record) as JSON text.
+    static let noticeEvent = "__gbgBridgeNotice"
+    /// Relay to page world: one message for `GBGBridge.receive`, as JSON text.
+    static let deliverEvent = "__gbgBridgeDeliver"
+    /// Page world to relay, during a delivery: the exception `receive` threw.
+    static let deliverFailedEvent = "__gbgBridgeDeliverFailed"
 
-    /// Page-world script: the `postMessage` entry point and the document token hello.
+    /// Most console records one document forwards; later ones are counted, not sent.
+    static let maxConsoleRecords = 5000
+    /// Longest console text forwarded, in UTF-16 units.
+    static let maxConsoleTextLength = 8192
+
+    /// Page-world script: the `postMessage` entry point, the delivery listener, and
+    /// (with `forwardsConsole`) the console and error hooks.
     ///
-    /// Messages go to the relay as a synchronous DOM event on the top window.
-    /// Only scripts that can reach that window object (the document itself and
-    /// same-origin frames) can dispatch events on it; cross-origin and sandboxed
-    /// frames cannot.
-    static let pageWorld = """
+    /// - Parameters:
+    ///   - maxMessageUnits: Bodies longer than this many UTF-16 units are refused in the
+    ///     page: `postMessage` throws a `RangeError` and the host is told the size. (A
+    ///     UTF-8 byte count is never below the UTF-16 count, so such a body is over a
+    ///     byte limit of the same number; the host checks the exact byte size itself.)
+    ///   - forwardsConsole: Whether `console.*`, uncaught errors and unhandled rejections
+    ///     are forwarded to the host.
+    static func pageWorld(maxMessageUnits: Int, forwardsConsole: Bool) -> String {
+        """
         (function () {
           var target = window;
           var dispatch = EventTarget.prototype.dispatchEvent;
           var listen = EventTarget.prototype.addEventListener;
           var Relay = CustomEvent;
-          function relay(kind, body) {
-            dispatch.call(target, new Relay("\(relayEvent)", { detail: { kind: kind, body: body } }));
+          var stringify = JSON.stringify;
+          var parse = JSON.parse;
+          var replace = String.prototype.replace;
+          var wellFormed = String.prototype.isWellFormed;
+          var loneSurrogate = /\\p{Cs}/gu;
+          var limit = \(maxMessageUnits);
+          function send(type, text) { dispatch.call(target, new Relay(type, { detail: text })); }
+          function escapeSurrogate(unit) { return "\\\\u" + unit.charCodeAt(0).toString(16); }
+          function post(body) {
+            var text;
+            if (typeof body === "string") {
+              text = body;
+            } else {
+              var problem = null;
+              try { text = stringify(body); } catch (error) { problem = String(error.message || error); }
+              if (problem === null && typeof text !== "string") { problem = "it is " + typeof body + ", not a JSON value"; }
+              if (problem !== null) {
+                send("\(noticeEvent)", stringify({ kind: "unserializable", reason: problem }));
+                throw new TypeError("GBGBridge: the message cannot be sent as JSON (" + problem + ")");
+              }
+            }
+            if (text.length > limit) {
+              send("\(noticeEvent)", stringify({ kind: "oversize", units: text.length }));
+              throw new RangeError("GBGBridge: the message is at least " + text.length +
+                " bytes, over the host's limit of " + limit + " bytes");
+            }
+            if (wellFormed ? !wellFormed.call(text) : loneSurrogate.test(text)) {
+              text = replace.call(text, loneSurrogate, escapeSurrogate);
+            }
+            send("\(messageEvent)", text);
           }
-          var token = Math.random().toString(36).slice(2) + Date.now().toString(36);
-          Object.defineProperty(window, "\(documentTokenProperty)", { value: token });
           if (!window.webkit) {
-            var handler = Object.freeze({ postMessage: function (body) { relay("message", body); } });
+            var handler = Object.freeze({ postMessage: function (body) { post(body); } });
             Object.defineProperty(window, "webkit", {
               value: Object.freeze({ messageHandlers: Object.freeze({ \(messageHandler): handler }) })
             });
           }
-          listen.call(target, "\(relayReadyEvent)", function () { relay("hello", token); });
-          relay("hello", token);
+          listen.call(target, "\(deliverEvent)", function (event) {
+            event.stopImmediatePropagation();
+            try {
+              window.GBGBridge.receive(parse(event.detail));
+            } catch (error) {
+              send("\(deliverFailedEvent)", replace.call(String(error), /\\s+/g, " "));
+            }
+          }, true);
+        \(forwardsConsole ? consoleHooks : "")
         })();
         """
+    }
 
-    /// Isolated-world relay script forwarding the top document's messages when its origin is allowed.
+    /// Page-world hooks forwarding `console.*`, uncaught errors and unhandled rejections.
+    private static let consoleHooks = """
+          var records = 0;
+          var dropped = 0;
+          var frame = /^(?:.*@)?(.*):(\\d+):(\\d+)$/;
+          var split = String.prototype.split;
+          function describe(value) {
+            if (typeof value === "string") { return value; }
+            try {
+              if (value instanceof Error) { return String(value); }
+              var json = stringify(value);
+              return typeof json === "string" ? json : String(value);
+            } catch (error) { return String(value); }
+          }
+          function place(stack, depth) {
+            var lines = split.call(String(stack || ""), "\\n");
+            for (var i = depth; i < lines.length; i++) {
+              var match = frame.exec(lines[i]);
+              if (match && match[1].indexOf("[native code]") < 0) {
+                return { source: match[1], line: +match[2], column: +match[3] };
+              }
+            }
+            return { source: "", line: 0, column: 0 };
+          }
+          function record(level, text, where) {
+            if (records >= \(maxConsoleRecords)) {
+              dropped += 1;
+              if (dropped === 1) {
+                send("\(noticeEvent)", stringify({ kind: "console", level: "warn", source: "", line: 0, column: 0,
+                  text: "GBGBridge: further console output from this page is not forwarded" }));
+              }
+              return;
+            }
+            records += 1;
+            if (text.length > \(maxConsoleTextLength)) { text = text.slice(0, \(maxConsoleTextLength)) + "…"; }
+            send("\(noticeEvent)", stringify({ kind: "console", level: level, text: text,
+              source: where.source, line: where.line, column: where.column }));
+          }
+          ["log", "info", "warn", "error", "debug"].forEach(function (level) {
+            var original = console[level];
+            console[level] = function () {
+              var parts = [];
+              for (var i = 0; i < arguments.length; i++) { parts.push(describe(arguments[i])); }
+              try { record(level, parts.join(" "), place(new Error().stack, 1)); } catch (ignored) {}
+              return original.apply(console, arguments);
+            };
+          });
+          listen.call(target, "error", function (event) {
+            if (event.target !== window && event.target !== undefined) { return; }
+            var text = event.error instanceof Error ? String(event.error) : String(event.message);
+            record("uncaught", text, { source: String(event.filename || ""), line: event.lineno || 0,
+              column: event.colno || 0 });
+          }, true);
+          listen.call(target, "unhandledrejection", function (event) {
+            var reason = event.reason;
+            record("unhandled-rejection", describe(reason), reason instanceof Error ? place(reason.stack, 0)
+              : { source: "", line: 0, column: 0 });
+          }, true);
+        """
+
+    /// Isolated-world relay script: forwards the top document's messages when its origin
+    /// is allowed, holds the document token and the delivery entry point.
     ///
     /// The document's own origin is checked (`location.origin`). Anything posted
     /// to the top window with `window.postMessage` and the relay tag is a frame
@@ -66,20 +184,22 @@ enum BridgeScripts {
               var handlers = window.webkit.messageHandlers;
               var bridge = handlers.\(messageHandler);
               var control = handlers.\(controlHandler);
-              window.addEventListener("\(relayEvent)", function (event) {
+              var random = new Uint32Array(4);
+              crypto.getRandomValues(random);
+              var token = Array.prototype.map.call(random, function (n) { return n.toString(36); }).join("-");
+              function isAllowed() { return allowed.indexOf(location.origin) >= 0; }
+              function reject() {
+                control.postMessage({ kind: "rejected", origin: location.origin, fromTopFrame: true });
+              }
+              window.addEventListener("\(messageEvent)", function (event) {
                 event.stopImmediatePropagation();
-                var origin = location.origin;
-                if (allowed.indexOf(origin) < 0) {
-                  control.postMessage({ kind: "rejected", origin: origin, fromTopFrame: true });
-                  return;
-                }
-                var detail = event.detail;
-                if (detail === null || typeof detail !== "object") { return; }
-                if (detail.kind === "hello") {
-                  control.postMessage({ kind: "hello", token: String(detail.body) });
-                } else {
-                  bridge.postMessage(detail.body);
-                }
+                if (!isAllowed()) { reject(); return; }
+                if (typeof event.detail === "string") { bridge.postMessage(event.detail); }
+              }, true);
+              window.addEventListener("\(noticeEvent)", function (event) {
+                event.stopImmediatePropagation();
+                if (!isAllowed() || typeof event.detail !== "string") { return; }
+                control.postMessage({ kind: "notice", body: event.detail });
               }, true);
               window.addEventListener("message", function (event) {
                 var data = event.data;
@@ -88,49 +208,89 @@ enum BridgeScripts {
                 var fromTop = event.source === window;
                 control.postMessage({ kind: "rejected", origin: String(event.origin), fromTopFrame: fromTop });
               }, true);
-              window.dispatchEvent(new CustomEvent("\(relayReadyEvent)"));
+              Object.defineProperty(window, "\(deliverFunction)", { value: function (batch) {
+                if (batch[0] !== token) { return -1; }
+                var failures = [];
+                var index = 0;
+                function failed(event) {
+                  event.stopImmediatePropagation();
+                  failures.push(index + ":" + event.detail);
+                }
+                window.addEventListener("\(deliverFailedEvent)", failed, true);
+                try {
+                  for (index = 0; index < batch.length - 1; index++) {
+                    window.dispatchEvent(new CustomEvent("\(deliverEvent)", { detail: batch[index + 1] }));
+                  }
+                } finally {
+                  window.removeEventListener("\(deliverFailedEvent)", failed, true);
+                }
+                return failures.length ? failures.join("\\n") : 0;
+              } });
+              if (isAllowed()) { control.postMessage({ kind: "hello", token: token }); }
             })();
             """
     }
 
-    /// The script delivering encoded messages, in order, to the document holding `token`.
+    /// The isolated-world script delivering encoded messages, in order, to the document holding `token`.
     ///
-    /// Each message gets its own `window.GBGBridge.receive` call; one that throws
-    /// does not stop the others. Evaluates to `-1` when the document has changed,
-    /// `0` when all were delivered, else to `index:error` lines for the failures.
+    /// Shaped as one call with one array literal of strings, which JavaScriptCore
+    /// reads with its fast literal parser. Evaluates to `-1` when the document has
+    /// changed, `0` when all were delivered, else to `index:error` lines for the
+    /// messages whose `receive` call threw.
     static func delivery(of messages: [String], toDocument token: String) -> String {
-        var script = "(function(){if(window.\(documentTokenProperty)!==\"\(token)\")return -1;"
-        script += "var f=[];function d(i,m){try{window.GBGBridge.receive(m)}catch(e){f.push(i+\":\"+String(e).replace(/\\s+/g,\" \"))}}"
-        script.reserveCapacity(script.utf8.count + messages.reduce(0) { $0 + $1.utf8.count + 12 } + 40)
-        for (index, json) in messages.enumerated() {
-            script += "d(\(index),"
-            script += json
-            script += ");"
+        var script: [UInt8] = []
+        script.reserveCapacity(messages.reduce(64 + token.utf8.count) { $0 + $1.utf8.count + $1.utf8.count / 8 + 4 })
+        script.append(contentsOf: "\(deliverFunction)([".utf8)
+        appendStringLiteral(of: token, to: &script)
+        for json in messages {
+            script.append(UInt8(ascii: ","))
+            appendStringLiteral(of: json, to: &script)
         }
-        script += "return f.length?f.join(\"\\n\"):0})()"
-        return script
+        script.append(contentsOf: "])".utf8)
+        return String(decoding: script, as: UTF8.self)
+    }
+
+    /// Appends `text` as a double-quoted string literal that is valid JSON and JavaScript.
+    static func appendStringLiteral(of text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(byte)
+                case UInt8(ascii: "\\"):
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(byte)
+                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] & 0xFE) == 0xA8:
+                    output.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    index += 2
+                case 0..<0x20:
+                    output.append(contentsOf: "\\u00".utf8)
+                    output.append(hexDigit(byte >> 4))
+                    output.append(hexDigit(byte & 0x0F))
+                default:
+                    output.append(byte)
+                }
+                index += 1
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// `text` as a double-quoted JavaScript string literal.
     static func javaScriptStringLiteral(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\u{2028}": result += "\\u2028"
-            case "\u{2029}": result += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 2)
+        appendStringLiteral(of: text, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 }

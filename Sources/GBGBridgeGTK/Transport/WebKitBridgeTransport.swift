@@ -5,10 +5,12 @@ import GBGBridge
 /// Connects one `WebKitWebView` to a ``BridgeHost``.
 ///
 /// Incoming: the page's `window.webkit.messageHandlers.gbgBridge.postMessage`
-/// goes through the origin relay (see ``OriginPolicy``) to a handler in an
-/// isolated world, and the body (an object or a JSON string) reaches
-/// `host.receive(text:)`. Outgoing: each message is evaluated as
-/// `window.GBGBridge.receive(<json>)` in the document it was meant for.
+/// turns the body into JSON text in the page, refuses it there when it is over
+/// the host's size limit, and hands it through the origin relay (see
+/// ``OriginPolicy``) to a handler in an isolated world; the text reaches
+/// `host.receive(text:)`. Outgoing: each message reaches
+/// `window.GBGBridge.receive(<message>)` in the document it was meant for,
+/// identified by a token only the isolated world knows.
 ///
 /// The transport also owns the page lifecycle as the host sees it: a new
 /// document (reload, navigation) or a web-process crash resets the host so no
@@ -58,6 +60,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
         guard uri.hasPrefix("https://") || uri.hasPrefix("http://") else { return }
         gtk_show_uri_on_window(nil, uri, guint32(GDK_CURRENT_TIME), nil)
     }
+    /// Whether the journey's `console.*` output, uncaught errors and unhandled rejections
+    /// are forwarded to ``onConsoleMessage`` (from the next document on).
+    public var forwardsConsole = false {
+        didSet { if forwardsConsole != oldValue { installScripts() } }
+    }
+    /// Called for each console record and page error when ``forwardsConsole`` is on.
+    public var onConsoleMessage: (@MainActor (JourneyConsoleMessage) -> Void)?
     /// Called when a top-level navigation is refused by the origin policy, with its URL.
     public var onNavigationRefused: (@MainActor (String) -> Void)?
     /// Called after the web process terminated, with a readable reason; the host has been reset.
@@ -72,6 +81,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private var batch: [(json: String, onFailure: @MainActor (String) -> Void)] = []
     private var isBatchScheduled = false
     private var committedURI: String?
+    private var startedURI: String?
     private let signals = SignalConnections()
     private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
 
@@ -131,7 +141,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         in webView: UnsafeMutablePointer<WebKitWebView>
     ) {
         let script = BridgeScripts.delivery(of: deliveries.map(\.json), toDocument: token)
-        evaluate(script, in: webView) { result in
+        evaluate(script, in: webView, world: BridgeScripts.worldName) { result in
             switch result {
             case .success(let outcome):
                 switch outcome {
@@ -164,10 +174,11 @@ public final class WebKitBridgeTransport: BridgeTransport {
         evaluate("0", in: webView) { _ in completion() }
     }
 
-    /// Evaluates `script` in the page world and reports its ``DeliveryOutcome``.
+    /// Evaluates `script` in `world` (the page's own world when `nil`) and reports its ``DeliveryOutcome``.
     private func evaluate(
         _ script: String,
         in webView: UnsafeMutablePointer<WebKitWebView>,
+        world: String? = nil,
         completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
     ) {
         let context = Unmanaged.passRetained(EvaluationCompletion(completion)).toOpaque()
@@ -175,7 +186,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         script.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { text in
                 webkit_web_view_evaluate_javascript(
-                    webView, text.baseAddress, gssize(text.count), nil, nil, nil,
+                    webView, text.baseAddress, gssize(text.count), world, nil, nil,
                     evaluationFinished, context)
             }
         }
@@ -189,14 +200,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             host.receive(text: Self.takeString(jsc_value_to_string(value)))
             return
         }
-        if let json = jsc_value_to_json(value, 0) {
-            host.receive(text: Self.takeString(json))
-            return
-        }
-        if let context = jsc_value_get_context(value), jsc_context_get_exception(context) != nil {
-            jsc_context_clear_exception(context)
-        }
-        host.lastError = ("Message body is not JSON-serializable (cyclic or not a value)")
+        host.lastError = "Rejected a message from the page: its body is not JSON text"
     }
 
     private func receiveControl(_ result: gpointer?) {
@@ -217,6 +221,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let source = fromTop ? "origin \(origin)" : "a frame (origin \(origin))"
             host.lastError = (
                 "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)")
+        case "notice":
+            guard let body = Self.stringProperty("body", of: value) else { return }
+            receiveNotice(body)
         default:
             break
         }
@@ -227,8 +234,15 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private func loadChanged(_ event: UInt32) {
         guard let webView else { return }
         switch event {
+        case WEBKIT_LOAD_STARTED.rawValue:
+            startedURI = webkit_web_view_get_uri(webView).map { String(cString: $0) }
         case WEBKIT_LOAD_COMMITTED.rawValue:
             let uri = webkit_web_view_get_uri(webView).map { String(cString: $0) } ?? ""
+            if let started = startedURI, let failure = LoadFailureClassifier.substitutedLoad(
+                started: started, committed: uri, response: Self.mainResponseURI(of: webView))
+            {
+                onLoadFailed?(failure)
+            }
             if let previous = committedURI {
                 resetForNewPage(reason: previous == uri ? "Page reloaded" : "Page navigated to \(uri)")
             }
@@ -251,18 +265,36 @@ public final class WebKitBridgeTransport: BridgeTransport {
             }
         resetForNewPage(reason: description)
         pageState = .none
+        let failedURI = committedURI ?? webView.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) } ?? ""
         committedURI = nil
         onWebProcessTerminated?(description)
         if reloadsAfterWebProcessTermination, webProcessTerminationCount <= maximumReloadsAfterTermination,
             let webView
         {
             webkit_web_view_reload(webView)
+        } else {
+            onLoadFailed?(
+                JourneyLoadFailure(
+                    url: failedURI, kind: .webProcess,
+                    message: "\(description) and was not restarted (\(webProcessTerminationCount) times so far)"))
         }
     }
 
-    private func loadFailed(uri: String, message: String, cancelled: Bool) -> Bool {
-        if !cancelled { onLoadFailed?(JourneyLoadFailure(url: uri, kind: .other, message: message)) }
-        return false
+    private func loadFailed(uri: String, error: Signal.LoadError) -> Bool {
+        guard !LoadFailureClassifier.isStoppedLoad(error) else { return true }
+        guard originPolicy.allowedOrigins.isEmpty || originPolicy.allows(urlString: uri) else {
+            // A navigation away from the journey that never reached its server: it stays
+            // where it was, and the address goes to the browser like any refused one.
+            noteRefused(uri)
+            return true
+        }
+        onLoadFailed?(LoadFailureClassifier.failure(uri: uri, error: error))
+        return true
+    }
+
+    private func loadFailedWithTLSErrors(uri: String, flags: UInt32) -> Bool {
+        onLoadFailed?(LoadFailureClassifier.tlsFailure(uri: uri, flags: flags))
+        return true
     }
 
     /// Settles everything in flight for the current page and drops queued deliveries.
@@ -292,8 +324,14 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if originPolicy.allowedOrigins.isEmpty {
                 originPolicy = OriginPolicy(allowedOrigins: [uri])
             }
-            guard !originPolicy.allows(urlString: uri) else { return false }
-            refuse(uri, decision: decision)
+            guard originPolicy.allows(urlString: uri) else {
+                refuse(uri, decision: decision)
+                return true
+            }
+            let status = Int(webkit_uri_response_get_status_code(webkit_response_policy_decision_get_response(response)))
+            guard status >= 400, uri.hasPrefix("http") else { return false }
+            webkit_policy_decision_ignore(gbg_policy_decision(decision))
+            onLoadFailed?(LoadFailureClassifier.httpFailure(uri: uri, status: status))
             return true
         default:
             return false
@@ -341,9 +379,14 @@ public final class WebKitBridgeTransport: BridgeTransport {
             closure: { [unowned self] (reason: UInt32) in webProcessTerminated(reason) } as Signal.WithEnum)
         signals.connect(
             view, "load-failed", trampoline: Signal.loadFailed,
-            closure: { [unowned self] (uri: String, message: String, cancelled: Bool) in
-                loadFailed(uri: uri, message: message, cancelled: cancelled)
+            closure: { [unowned self] (uri: String, error: Signal.LoadError) in
+                loadFailed(uri: uri, error: error)
             } as Signal.LoadFailed)
+        signals.connect(
+            view, "load-failed-with-tls-errors", trampoline: Signal.tlsErrors,
+            closure: { [unowned self] (uri: String, flags: UInt32) in
+                loadFailedWithTLSErrors(uri: uri, flags: flags)
+            } as Signal.TLSErrors)
         signals.connect(
             view, "decide-policy", trampoline: Signal.decidePolicy,
             closure: { [unowned self] (decision: gpointer?, type: UInt32) in
@@ -360,7 +403,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
     /// (Re)installs the bootstrap, page-world and relay scripts for the current policy.
     private func installScripts() {
         webkit_user_content_manager_remove_all_scripts(contentManager)
-        let pageScripts = [host.configuration.effectiveBootstrapScript, BridgeScripts.pageWorld]
+        let pageScripts = [
+            host.configuration.effectiveBootstrapScript,
+            BridgeScripts.pageWorld(maxMessageUnits: host.limits.maxMessageBytes, forwardsConsole: forwardsConsole),
+        ]
         for source in pageScripts {
             let script = webkit_user_script_new(
                 source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
@@ -406,6 +452,14 @@ public final class WebKitBridgeTransport: BridgeTransport {
         defer { g_object_unref(property) }
         guard jsc_value_is_undefined(property) == 0 else { return nil }
         return takeString(jsc_value_to_string(property))
+    }
+
+    /// The URI of the main resource's response, or `nil` when there is none.
+    private static func mainResponseURI(of webView: UnsafeMutablePointer<WebKitWebView>) -> String? {
+        guard let resource = webkit_web_view_get_main_resource(webView),
+            let response = webkit_web_resource_get_response(resource)
+        else { return nil }
+        return webkit_uri_response_get_uri(response).map { String(cString: $0) }
     }
 
     private static func uri(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String {

@@ -1,0 +1,113 @@
+import CWebKitGTK
+
+/// Turns WebKit's load errors into ``JourneyLoadFailure`` values with sentences a person can read.
+enum LoadFailureClassifier {
+    /// Whether `error` only says that a load was stopped on purpose: cancelled, or stopped by a
+    /// policy decision (a navigation the origin policy refused, a response the transport turned down).
+    static func isStoppedLoad(_ error: Signal.LoadError) -> Bool {
+        if error.domain == webkit_network_error_quark() {
+            return error.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+        }
+        if error.domain == webkit_policy_error_quark() {
+            return error.code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
+        }
+        return false
+    }
+
+    /// The failure for a `load-failed` error that was not a stopped load.
+    static func failure(uri: String, error: Signal.LoadError) -> JourneyLoadFailure {
+        if error.domain == webkit_policy_error_quark() {
+            switch error.code {
+            case Int32(WEBKIT_POLICY_ERROR_CANNOT_USE_RESTRICTED_PORT.rawValue):
+                let port = portDescription(of: uri)
+                return JourneyLoadFailure(
+                    url: uri, kind: .network,
+                    message: "WebKit does not connect to \(port): it is reserved for other protocols")
+            case Int32(WEBKIT_POLICY_ERROR_CANNOT_SHOW_MIME_TYPE.rawValue):
+                return JourneyLoadFailure(
+                    url: uri, kind: .other, message: "The server sent a kind of document that cannot be shown")
+            case Int32(WEBKIT_POLICY_ERROR_CANNOT_SHOW_URI.rawValue):
+                return JourneyLoadFailure(url: uri, kind: .other, message: "This address cannot be shown")
+            default:
+                break
+            }
+        }
+        if error.domain == webkit_network_error_quark(),
+            error.code == Int32(WEBKIT_NETWORK_ERROR_FILE_DOES_NOT_EXIST.rawValue)
+        {
+            return JourneyLoadFailure(url: uri, kind: .network, message: "The file does not exist")
+        }
+        let isNetwork =
+            error.domain == webkit_network_error_quark() || error.domain == g_io_error_quark()
+            || error.domain == g_resolver_error_quark()
+        let message = sentence(error.message)
+        return JourneyLoadFailure(
+            url: uri, kind: isNetwork ? .network : .other,
+            message: isNetwork ? "Could not reach the server: \(message)" : message)
+    }
+
+    /// The failure WebKit does not report as one: a web address it would not fetch (a port it
+    /// blocks) commits an empty `about:blank` document instead, with no `load-failed`.
+    static func substitutedLoad(started: String, committed: String, response: String?) -> JourneyLoadFailure? {
+        guard started.hasPrefix("http://") || started.hasPrefix("https://") else { return nil }
+        guard committed == "about:blank" || (committed == started && response == "about:blank") else { return nil }
+        guard let port = OriginPolicy.components(ofURLString: started)?.port else {
+            return JourneyLoadFailure(url: started, kind: .network, message: "WebKit did not fetch this address")
+        }
+        return JourneyLoadFailure(
+            url: started, kind: .network,
+            message: "WebKit does not connect to port \(port): it is reserved for other protocols")
+    }
+
+    /// The failure for a main document whose server answered with HTTP `status` (400 or above).
+    static func httpFailure(uri: String, status: Int) -> JourneyLoadFailure {
+        let phrase = reasonPhrases[status].map { " \($0)" } ?? ""
+        return JourneyLoadFailure(url: uri, kind: .httpStatus(status), message: "The server answered \(status)\(phrase)")
+    }
+
+    /// The failure for a certificate WebKit does not trust.
+    static func tlsFailure(uri: String, flags: UInt32) -> JourneyLoadFailure {
+        let problems = certificateProblems(flags)
+        return JourneyLoadFailure(
+            url: uri, kind: .tls(problems: problems),
+            message: "The server's certificate is not trusted: " + problems.joined(separator: "; "))
+    }
+
+    /// The problems named by `GTlsCertificateFlags`, in words.
+    static func certificateProblems(_ flags: UInt32) -> [String] {
+        let named: [(GTlsCertificateFlags, String)] = [
+            (G_TLS_CERTIFICATE_UNKNOWN_CA, "it is not signed by a known certificate authority"),
+            (G_TLS_CERTIFICATE_BAD_IDENTITY, "it was issued for another host name"),
+            (G_TLS_CERTIFICATE_NOT_ACTIVATED, "it is not valid yet"),
+            (G_TLS_CERTIFICATE_EXPIRED, "it has expired"),
+            (G_TLS_CERTIFICATE_REVOKED, "it has been revoked"),
+            (G_TLS_CERTIFICATE_INSECURE, "it uses an insecure algorithm"),
+            (G_TLS_CERTIFICATE_GENERIC_ERROR, "it could not be checked"),
+        ]
+        let problems = named.filter { flags & $0.0.rawValue != 0 }.map(\.1)
+        return problems.isEmpty ? ["it could not be checked"] : problems
+    }
+
+    private static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return "unknown error" }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    private static func portDescription(of uri: String) -> String {
+        guard let port = OriginPolicy.components(ofURLString: uri)?.port else { return "this port" }
+        return "port \(port)"
+    }
+
+    private static let reasonPhrases: [Int: String] = [
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+        405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required",
+        408: "Request Timeout", 409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
+        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
+        417: "Expectation Failed", 421: "Misdirected Request", 422: "Unprocessable Content", 423: "Locked",
+        425: "Too Early", 426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout", 505: "HTTP Version Not Supported", 507: "Insufficient Storage",
+        508: "Loop Detected", 511: "Network Authentication Required",
+    ]
+}
