@@ -15,11 +15,21 @@ extension Scenarios {
         server.serve("/missing", status: 404, body: "<h1>nope</h1>")
         server.serve("/broken", status: 500, body: "<h1>oops</h1>")
         let refusedPort = unusedPort()
+        let certificate = selfSignedCertificate()
+        let secure = certificate.map { TestServer(certificate: $0) }
+        if let certificate { unlink(certificate) }
+        secure?.serve("/", page(title: "Untrusted"))
+        harness.check(secure != nil, "a self-signed certificate for the TLS case (openssl)")
         let cases: [(String, String, (JourneyLoadFailure.Kind) -> Bool, String)] = [
             ("HTTP 404", server.url("/missing"), { $0 == .httpStatus(404) }, "The server answered 404 Not Found"),
             ("HTTP 500", server.url("/broken"), { $0 == .httpStatus(500) }, "The server answered 500 Internal Server Error"),
             ("refused port", "http://127.0.0.1:\(refusedPort)/", { $0 == .network }, "Could not reach the server"),
             ("blocked port", "http://127.0.0.1:1/", { $0 == .network }, "port 1"),
+            (
+                "untrusted certificate", secure?.url("/") ?? "https://127.0.0.1:9/",
+                { if case .tls(let problems) = $0 { problems.contains { $0.contains("certificate authority") } } else { false } },
+                "certificate is not trusted"
+            ),
         ]
         for (name, url, isExpectedKind, wording) in cases {
             let host = BridgeHost(hostVersion: "9.9.9")
@@ -117,6 +127,27 @@ extension Scenarios {
 
     private static func jsonString(_ text: String) -> String {
         (try? JSONValue.string(text).jsonText()) ?? "\"\""
+    }
+
+    /// A throwaway self-signed certificate and key for 127.0.0.1, in one PEM file (made with openssl).
+    static func selfSignedCertificate() -> String? {
+        let path = "/tmp/gbgbridge-testhost-\(getpid())-cert.pem"
+        let command =
+            "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
+            + "-keyout \(path) -out \(path).crt"
+        var status: Int32 = 0
+        var output: UnsafeMutablePointer<gchar>?
+        var errors: UnsafeMutablePointer<gchar>?
+        let ran = g_spawn_command_line_sync(command, &output, &errors, &status, nil) != 0
+        g_free(output)
+        g_free(errors)
+        guard ran, status == 0,
+            let key = try? String(contentsOfFile: path, encoding: .utf8),
+            let certificate = try? String(contentsOfFile: path + ".crt", encoding: .utf8)
+        else { return nil }
+        g_file_set_contents(path, certificate + key, -1, nil)
+        unlink(path + ".crt")
+        return path
     }
 
     /// A loopback TCP port nothing listens on (bound, then closed).

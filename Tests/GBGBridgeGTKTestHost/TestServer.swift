@@ -10,11 +10,22 @@ final class TestServer {
     private var answers: [String: (status: UInt32, headers: [(String, String)])] = [:]
     private let server: UnsafeMutablePointer<SoupServer>
     private(set) var port: Int32 = 0
+    private(set) var scheme = "http"
     private var box: UnsafeMutableRawPointer?
 
-    init() {
+    /// Starts the server; with `certificate` (a PEM file holding certificate and key) it speaks HTTPS.
+    init(certificate: String? = nil) {
         server = UnsafeMutableRawPointer(g_object_new_with_properties(soup_server_get_type(), 0, nil, nil)!)
             .assumingMemoryBound(to: SoupServer.self)
+        if let certificate {
+            var error: UnsafeMutablePointer<GError>?
+            guard let tls = g_tls_certificate_new_from_file(certificate, &error) else {
+                fatalError("cannot read \(certificate): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+            }
+            soup_server_set_tls_certificate(server, tls)
+            g_object_unref(UnsafeMutableRawPointer(tls))
+            scheme = "https"
+        }
         let handler: SoupServerCallback = { _, message, path, _, data in
             let server = Unmanaged<TestServer>.fromOpaque(data!).takeUnretainedValue()
             let pathText = path.map { String(cString: $0) } ?? "/"
@@ -24,7 +35,8 @@ final class TestServer {
         self.box = box
         soup_server_add_handler(server, nil, handler, box, nil)
         var error: UnsafeMutablePointer<GError>?
-        if soup_server_listen_local(server, 0, SoupServerListenOptions(rawValue: 0), &error) == 0 {
+        let options = scheme == "https" ? SOUP_SERVER_LISTEN_HTTPS : SoupServerListenOptions(rawValue: 0)
+        if soup_server_listen_local(server, 0, options, &error) == 0 {
             fatalError("cannot listen: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
         }
         let uris = soup_server_get_uris(server)
@@ -47,7 +59,7 @@ final class TestServer {
 
     /// The URL of `path` on the journey origin (`127.0.0.1`) or another one (`localhost`).
     func url(_ path: String, otherOrigin: Bool = false) -> String {
-        "http://\(otherOrigin ? "localhost" : "127.0.0.1"):\(port)\(path)"
+        "\(scheme)://\(otherOrigin ? "localhost" : "127.0.0.1"):\(port)\(path)"
     }
 
     private func answer(_ message: OpaquePointer?, path: String) {
