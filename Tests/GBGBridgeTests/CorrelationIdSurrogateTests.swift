@@ -92,6 +92,28 @@ import Testing
         #expect(host.receivedMessages.count == 1)
     }
 
+    @Test func escapedKeyIsStillTheCorrelationId() {
+        host.receive(text: #"{"version":"1.0","correlation\u0049d":"\udc01","type":"event","timestamp":1,"payload":{"action":"a"}}"#)
+        #expect(host.lastError?.contains("(\\uDC01)") == true)
+        #expect(host.receivedMessages.isEmpty)
+    }
+
+    @Test func onlyTheEnvelopeIdIsChecked() {
+        // Nested ids with lone surrogates, strings holding quotes and brackets before the
+        // real id, and a real U+FFFD in the id: all accepted.
+        let text = #"{"payload":{"action":"a","data":{"correlationId":"\ud800","x":["]}\"{",{"y":"\udc00"}]}},"version":"1.0\"}]","type":"event","timestamp":-1.5e3,"correlationId":"ok-\ufffd-\ud83d\ude00"}"#
+        host.receive(text: text)
+        #expect(host.lastError == nil)
+        #expect(host.receivedMessages.first?.correlationId == "ok-\u{FFFD}-😀")
+    }
+
+    @Test func realReplacementCharacterNextToALoneSurrogateElsewhere() {
+        let text = #"{"version":"1.0","correlationId":"\ufffd","type":"event","timestamp":1,"payload":{"action":"\ud800"}}"#
+        host.receive(text: text)
+        #expect(host.lastError == nil)
+        #expect(host.receivedMessages.first?.payload.action == "\u{FFFD}")
+    }
+
     @Test func wrongTypeIsReportedBeforeSurrogates() {
         host.receive(text: #"{"version":"1.0","correlationId":["\ud800"],"type":"event","timestamp":1,"payload":{"action":"a"}}"#)
         #expect(host.lastError?.contains("\"correlationId\" in the message must be a string") == true)

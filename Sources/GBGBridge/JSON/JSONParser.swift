@@ -3,21 +3,11 @@
 /// Objects and arrays count one level each; a document nested deeper than `maxDepth`
 /// is rejected before any deeper level is read. Lone UTF-16 surrogate escapes become
 /// U+FFFD (JavaScript may produce them); raw invalid UTF-8 is an error.
-///
-/// The parser also notes which members of the top-level object had a lone surrogate
-/// replaced, so the message decoder can refuse an id it could not echo back exactly.
-/// That bookkeeping only costs an integer comparison per top-level member until a lone
-/// surrogate actually appears.
 struct JSONParser: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
     private var index = 0
     private var scratch: [UInt8] = []
-    /// Every lone surrogate escape replaced so far, in document order.
-    private var loneSurrogates: [UInt16] = []
-    /// Top-level object members whose (final) value contained a lone surrogate escape,
-    /// with the first such code unit.
-    private var topLevelLoneSurrogates: [String: UInt16] = [:]
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -25,15 +15,6 @@ struct JSONParser: ~Copyable {
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(BridgeCodingError) -> JSONValue {
-        try parseDocument(bytes, maxDepth: maxDepth).value
-    }
-
-    /// Parses like ``parse(_:maxDepth:)`` and also returns, for each member of a top-level
-    /// object whose value contained a lone surrogate escape (replaced by U+FFFD in
-    /// `value`), the first such UTF-16 code unit. Empty for ordinary input.
-    static func parseDocument(
-        _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int
-    ) throws(BridgeCodingError) -> (value: JSONValue, topLevelLoneSurrogates: [String: UInt16]) {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         guard parser.index < bytes.count else {
@@ -44,7 +25,7 @@ struct JSONParser: ~Copyable {
         guard parser.index == bytes.count else {
             throw parser.failure("Unexpected data after the JSON value")
         }
-        return (value, parser.topLevelLoneSurrogates)
+        return value
     }
 
     private func failure(_ what: String) -> BridgeCodingError {
@@ -111,16 +92,7 @@ struct JSONParser: ~Copyable {
             }
             index += 1
             skipWhitespace()
-            let surrogatesBefore = loneSurrogates.count
             members[key] = try parseValue(depth: depth)
-            if depth == 1 {
-                // A later duplicate key replaces the value, and with it the finding.
-                if loneSurrogates.count != surrogatesBefore {
-                    topLevelLoneSurrogates[key] = loneSurrogates[surrogatesBefore]
-                } else if !topLevelLoneSurrogates.isEmpty {
-                    topLevelLoneSurrogates[key] = nil
-                }
-            }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in an object") }
             switch bytes[index] {
@@ -243,10 +215,8 @@ struct JSONParser: ~Copyable {
                 }
                 index = save
             }
-            loneSurrogates.append(unit)
             return "\u{FFFD}"
         case 0xDC00...0xDFFF:
-            loneSurrogates.append(unit)
             return "\u{FFFD}"
         default:
             return Unicode.Scalar(unit) ?? "\u{FFFD}"

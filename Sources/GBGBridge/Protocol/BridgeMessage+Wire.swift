@@ -37,9 +37,12 @@ extension BridgeMessage {
         guard utf8.count <= maxBytes else {
             throw BridgeCodingError(.tooLarge, Self.oversizeReason(bytes: utf8.count, limit: maxBytes))
         }
-        let parsed = try JSONParser.parseDocument(utf8, maxDepth: maxDepth)
-        try self.init(wireValue: parsed.value)
-        if let unit = parsed.topLevelLoneSurrogates["correlationId"] {
+        try self.init(wireValue: try JSONParser.parse(utf8, maxDepth: maxDepth))
+        // Only an id holding U+FFFD (bytes EF BF BD) can come from a lone surrogate; the
+        // raw text then tells a replaced surrogate from a real U+FFFD.
+        if correlationId.utf8.withContiguousStorageIfAvailable({ $0.contains(0xEF) }) ?? true,
+            let unit = LoneSurrogateScan.firstLoneSurrogate(inTopLevelMember: "correlationId", of: utf8)
+        {
             throw BridgeCodingError(
                 .invalidMessage,
                 "The correlationId contains a lone UTF-16 surrogate (\\u\(Self.hex4(unit))), "
