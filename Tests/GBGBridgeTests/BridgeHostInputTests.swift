@@ -64,7 +64,7 @@ import Testing
         let text = TestMessages.request("upload.big", data: ["blob": .string(String(repeating: "A", count: 2000))])
         host.receive(text: text)
         #expect(host.receivedMessages.isEmpty)
-        #expect(host.lastError == "Rejected a message from the page: The message is \(text.utf8.count) bytes, more than the limit of 1024 bytes")
+        #expect(host.lastError == "Rejected a message from the page: The message is 2.1 KiB, over the 1 KiB limit")
         host.receive(bytes: Array(text.utf8))
         #expect(host.receivedMessages.isEmpty)
     }

@@ -108,7 +108,7 @@ import Testing
             Issue.record("accepted an oversized message")
         } catch {
             #expect(error.kind == .tooLarge)
-            #expect(error.message == "The message is 17 bytes, more than the limit of 10 bytes")
+            #expect(error.message == "The message is 17 bytes, over the 10 bytes limit")
         }
     }
 

@@ -1,8 +1,9 @@
 extension BridgeHost {
     /// Takes one message from the page as JSON text.
     ///
-    /// Invalid input (too large, too deep, not JSON, not a bridge message) never reaches
-    /// ``receivedMessages``: it only sets ``lastError``.
+    /// Invalid input (too large, too deep, not JSON, not a bridge message, a
+    /// `correlationId` with a lone UTF-16 surrogate escape) is not recorded or routed: it
+    /// only sets ``lastError`` to `Rejected a message from the page: <reason>`.
     public func receive(text: String) {
         var contiguous = text
         contiguous.withUTF8 { utf8 in
@@ -17,7 +18,32 @@ extension BridgeHost {
         }
     }
 
+    /// Records in ``lastError`` that a message from the page was refused for its size
+    /// before it was decoded, in the same words ``receive(text:)`` uses, for example
+    /// `Rejected a message from the page: The message is 96.0 MiB, over the 64 MiB limit`.
+    /// For a transport that measures a message before handing it over; `bytes` is its
+    /// UTF-8 length, expected to be over `limits.maxMessageBytes`. A known
+    /// `correlationId` is added (clipped if long).
+    public func reportOversizeMessage(bytes: Int, correlationId: String? = nil) {
+        var text = "Rejected a message from the page: "
+            + BridgeMessage.oversizeReason(bytes: bytes, limit: limits.maxMessageBytes)
+        if let correlationId {
+            text += " (correlationId \(BridgeMessage.quotedForError(correlationId)))"
+        }
+        lastError = text
+    }
+
+    /// A byte count as people read it, in binary units: `"900 bytes"`, `"64 MiB"`,
+    /// `"96.5 MiB"` (one decimal unless the count is a whole number of the unit).
+    public nonisolated static func readableByteCount(_ bytes: Int) -> String {
+        ByteCountText(bytes).text
+    }
+
     private func receive(utf8: UnsafeBufferPointer<UInt8>, originalText: String?) {
+        guard utf8.count <= limits.maxMessageBytes else {
+            reportOversizeMessage(bytes: utf8.count)
+            return
+        }
         let message: BridgeMessage
         do {
             message = try BridgeMessage(utf8: utf8, maxBytes: limits.maxMessageBytes, maxDepth: limits.maxNestingDepth)
@@ -29,18 +55,12 @@ extension BridgeHost {
             let json = originalText ?? String(decoding: utf8, as: UTF8.self)
             trafficObserver(BridgeTraffic(direction: .webToNative, message: message, json: json))
         }
-        accept(message)
+        accept(message, wire: utf8)
     }
 
-    private func accept(_ message: BridgeMessage) {
-        receivedMessages.append(message)
-        let overflow = receivedMessages.count - max(limits.maxReceivedMessages, 0)
-        if overflow > 0 {
-            receivedMessages.removeFirst(overflow)
-        }
-        for continuation in streamContinuations.values {
-            continuation.yield(message)
-        }
+    private func accept(_ message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>) {
+        recordInHistory(message, wire: wire)
+        publishToStreams(message, bytes: wire.count)
         delegate?.bridgeHost(self, didReceive: message)
         if message.type == .request {
             route(message)

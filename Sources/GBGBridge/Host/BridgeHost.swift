@@ -10,8 +10,17 @@ import Observation
 @MainActor
 @Observable
 public final class BridgeHost {
-    /// The newest messages received from the page (at most `limits.maxReceivedMessages`).
+    /// The newest messages received from the page, a debug history bounded by
+    /// `limits.maxReceivedMessages` entries and `limits.maxReceivedHistoryBytes` bytes.
+    ///
+    /// A message over `limits.maxRetainedMessageBytes` is kept as a summary: its `data`
+    /// is replaced by `{"summarized": {"bytes": N, "fnv1a64": "<16 hex digits>"}}` (see
+    /// ``summarizedDataKey``). Handlers, the delegate and ``messageStream()`` always get
+    /// the full message.
     public var receivedMessages: [BridgeMessage] = []
+    /// Bytes the history is charged for: the wire length of each full entry, about the
+    /// JSON length of each summary.
+    public internal(set) var receivedHistoryBytes = 0
     /// Requests nobody handled yet, oldest first.
     public var pendingRequests: [BridgeMessage] = []
     /// Capability identifiers and whether each is supported.
@@ -34,13 +43,20 @@ public final class BridgeHost {
     public internal(set) var ignoredResponseCount = 0
     /// Responses dropped because the page they belonged to is gone.
     public internal(set) var droppedResponseCount = 0
+    /// Messages a ``messageStream()`` subscriber never saw because it fell too far behind.
+    public internal(set) var droppedStreamMessageCount = 0
+
+    /// The `payload.data` key of a summarised ``receivedMessages`` entry.
+    public nonisolated static let summarizedDataKey = "summarized"
 
     @ObservationIgnored weak var transportStorage: (any BridgeTransport)?
     @ObservationIgnored var handlers: [String: any BridgeCapabilityHandler] = [:]
     @ObservationIgnored var customCapabilities: [String: CustomCapability] = [:]
     @ObservationIgnored var customCapabilityOrder: [String] = []
     @ObservationIgnored var pageGeneration: UInt64 = 0
-    @ObservationIgnored var streamContinuations: [UUID: AsyncStream<BridgeMessage>.Continuation] = [:]
+    @ObservationIgnored var streamBuffers: [WeakStreamBuffer] = []
+    /// The history size charged for each entry of `receivedMessages`, in the same order.
+    @ObservationIgnored var receivedMessageSizes: [Int] = []
     @ObservationIgnored let slotsOwnTheirActions: Bool
 
     /// A host whose capabilities follow its typed slots and custom capabilities.
@@ -85,8 +101,8 @@ public final class BridgeHost {
     }
 
     isolated deinit {
-        for continuation in streamContinuations.values {
-            continuation.finish()
+        for box in streamBuffers {
+            box.buffer?.finish()
         }
     }
 
@@ -141,18 +157,19 @@ public final class BridgeHost {
         refreshCapabilities()
     }
 
-    /// A stream of every message received from now on, for consumers that must see all
-    /// of them (``receivedMessages`` keeps only the newest). Ends when the host goes away.
+    /// A stream of every message received from now on, in full (never summarised).
+    /// Ends when the host goes away or the iterating task is cancelled; iterate it from
+    /// one task only.
+    ///
+    /// A subscriber that falls behind does not make the host hold unbounded memory:
+    /// while more than `limits.maxReceivedMessages` messages, or more than
+    /// `limits.maxReceivedHistoryBytes` wire bytes, wait for it, the oldest waiting
+    /// messages are dropped (counted in ``droppedStreamMessageCount``). The newest is
+    /// always kept, so a subscriber that keeps up sees every message.
     public func messageStream() -> AsyncStream<BridgeMessage> {
-        let (stream, continuation) = AsyncStream.makeStream(of: BridgeMessage.self, bufferingPolicy: .unbounded)
-        let key = UUID()
-        streamContinuations[key] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in
-                self?.streamContinuations[key] = nil
-            }
-        }
-        return stream
+        let buffer = MessageStreamBuffer()
+        streamBuffers.append(WeakStreamBuffer(buffer: buffer))
+        return AsyncStream(unfolding: { await buffer.next() })
     }
 
     /// Settles everything in flight because the page is going away (reload, navigation,

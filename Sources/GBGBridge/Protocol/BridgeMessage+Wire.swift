@@ -29,11 +29,49 @@ extension BridgeMessage {
         self = try decoded.get()
     }
 
+    /// Decodes UTF-8 bytes. Besides the shape checks of ``init(wireValue:)``, refuses a
+    /// `correlationId` written with a lone UTF-16 surrogate escape: the parser would have
+    /// to replace it with U+FFFD, and a response under that altered id would never match
+    /// the page's request. Lone surrogates in other strings still become U+FFFD.
     init(utf8: UnsafeBufferPointer<UInt8>, maxBytes: Int, maxDepth: Int) throws(BridgeCodingError) {
         guard utf8.count <= maxBytes else {
-            throw BridgeCodingError(.tooLarge, "The message is \(utf8.count) bytes, more than the limit of \(maxBytes) bytes")
+            throw BridgeCodingError(.tooLarge, Self.oversizeReason(bytes: utf8.count, limit: maxBytes))
         }
         try self.init(wireValue: try JSONParser.parse(utf8, maxDepth: maxDepth))
+        // Only an id holding U+FFFD (bytes EF BF BD) can come from a lone surrogate; the
+        // raw text then tells a replaced surrogate from a real U+FFFD.
+        if correlationId.utf8.withContiguousStorageIfAvailable({ $0.contains(0xEF) }) ?? true,
+            let unit = LoneSurrogateScan.firstLoneSurrogate(inTopLevelMember: "correlationId", of: utf8)
+        {
+            throw BridgeCodingError(
+                .invalidMessage,
+                "The correlationId contains a lone UTF-16 surrogate (\\u\(Self.hex4(unit))), "
+                    + "so no answer could carry the same id")
+        }
+    }
+
+    /// "The message is 96.0 MiB, over the 64 MiB limit"; exact byte counts are added when
+    /// the rounded sizes would not show the difference.
+    static func oversizeReason(bytes: Int, limit: Int) -> String {
+        let size = ByteCountText(bytes)
+        let cap = ByteCountText(limit)
+        guard size > cap else {
+            return "The message is \(size.text) (\(bytes) bytes), over the \(cap.text) limit (\(limit) bytes)"
+        }
+        return "The message is \(size.text), over the \(cap.text) limit"
+    }
+
+    /// Four uppercase hex digits.
+    private static func hex4(_ unit: UInt16) -> String {
+        let digits = String(unit, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    /// Page-supplied text for an error message, clipped so a huge field cannot turn
+    /// `lastError` into megabytes of text.
+    static func quotedForError(_ text: String) -> String {
+        if text.utf8.count <= 64 { return "\"\(text)\"" }
+        return "\"\(String(text.unicodeScalars.prefix(48)))…\" (\(ByteCountText(text.utf8.count).text))"
     }
 
     /// Builds a message from a parsed JSON value, checking every field's type.
@@ -45,7 +83,7 @@ extension BridgeMessage {
         let correlationId = try Self.string("correlationId", in: envelope, at: "message")
         let typeName = try Self.string("type", in: envelope, at: "message")
         guard let type = BridgeMessageType(rawValue: typeName) else {
-            throw Self.invalid("unknown message type \"\(typeName)\" (expected request, response or event)")
+            throw Self.invalid("unknown message type \(Self.quotedForError(typeName)) (expected request, response or event)")
         }
         guard case .number(let timestamp)? = envelope["timestamp"] else {
             throw Self.invalid(envelope["timestamp"] == nil ? "missing \"timestamp\"" : "\"timestamp\" must be a number")
@@ -65,7 +103,7 @@ extension BridgeMessage {
         case nil, .null?: status = nil
         case .string(let name)?:
             guard let known = BridgeResponseStatus(rawValue: name) else {
-                throw Self.invalid("unknown status \"\(name)\" (expected success, error, cancelled, unsupported or acknowledged)")
+                throw Self.invalid("unknown status \(Self.quotedForError(name)) (expected success, error, cancelled, unsupported or acknowledged)")
             }
             status = known
         default: throw Self.invalid("\"payload.status\" must be a string or null")
