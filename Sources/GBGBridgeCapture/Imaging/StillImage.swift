@@ -1,7 +1,8 @@
 import CWebKitGTK
 import FoundationEssentials
 
-/// A PNG or JPEG held in memory, with its true size and MIME type (read by decoding it once).
+/// A PNG or JPEG held in memory, with its true size and MIME type (read by decoding it once,
+/// after checking that the file is complete: see ``ImageCompleteness``).
 public struct StillImage: Sendable {
     /// The file's bytes, unchanged.
     public let data: Data
@@ -26,6 +27,11 @@ public struct StillImage: Sendable {
             mimeType = "image/jpeg"
         } else {
             throw DecodingError(description: "not a PNG or JPEG image")
+        }
+        do {
+            if mimeType == "image/png" { try ImageCompleteness.checkPNG(bytes) } else { try ImageCompleteness.checkJPEG(bytes) }
+        } catch {
+            throw DecodingError(description: error.description)
         }
         let size = try Self.decodedSize(bytes)
         self.data = data
