@@ -22,11 +22,11 @@ struct ShellCommand: ParsableCommand {
             output may not name an input file (or the other output).
 
             Exit status:
-              0  finished: the --exit-on event arrived, or (without --exit-on) the window was closed
+              0  finished: the --exit-on event arrived (no --exit-on: the window closed)
               1  the journey failed to load or its web process died twice; no display
-              2  usage error: bad option, value or URL, missing or broken input file, unusable output path
+              2  usage error: a bad option, value, URL, input file or output path
               3  timeout: the journey did not finish within --timeout seconds
-              4  the window was closed before the journey sent the --exit-on event
+              4  the window was closed before the --exit-on event arrived
               128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP)
 
             Environment: GBGBRIDGE_RESOURCES names the directory holding demo/, \

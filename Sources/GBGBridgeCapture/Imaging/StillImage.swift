@@ -26,7 +26,7 @@ public struct StillImage: Sendable {
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             mimeType = "image/jpeg"
         } else {
-            throw DecodingError(description: "not a PNG or JPEG image")
+            throw DecodingError(description: "it starts with neither the PNG nor the JPEG signature")
         }
         do {
             if mimeType == "image/png" { try ImageCompleteness.checkPNG(bytes) } else { try ImageCompleteness.checkJPEG(bytes) }
