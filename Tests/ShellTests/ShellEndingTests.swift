@@ -14,7 +14,7 @@ struct ShellEndingTests {
     // MARK: Closing the window
 
     @Test(
-        "closing the window before the --exit-on event is status 4 with one line naming the event",
+        "closing the window before the --exit-on event is status 4, with an error line naming the event",
         .enabled(if: WindowCloser.isAvailable, "needs cc and the X11 headers (libx11-dev) to build the close helper"))
     func closedBeforeExitEvent() throws {
         let run = try runAndClose([silentJourney, "--headless", "--exit-on", "test.done", "--timeout", "60"])
