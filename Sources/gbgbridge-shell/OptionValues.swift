@@ -8,7 +8,8 @@ enum OptionValues {
     ) throws(ShellExit) -> Double {
         let lower = above0 ? "above 0" : "0 or more"
         let problem = ShellExit.usage(
-            "\(option) must be a number of seconds \(lower) (at most \(format(maximum)), \(maximumInWords)), not \(shown(text))")
+            "\(option) must be a number of seconds \(lower) (at most \(format(maximum)), \(maximumInWords)), not \(shown(text))"
+        )
         guard let value = Double(text), value.isFinite else { throw problem }
         guard above0 ? value > 0 : value >= 0, value <= maximum else { throw problem }
         return value
@@ -24,7 +25,9 @@ enum OptionValues {
         guard (smallest.0...largest.0).contains(width), (smallest.1...largest.1).contains(height),
             let size = WindowSize(argument: "\(width)x\(height)")
         else {
-            throw .usage("--window-size must be between \(smallest.0)x\(smallest.1) and \(largest.0)x\(largest.1) pixels, not \(text)")
+            throw .usage(
+                "--window-size must be between \(smallest.0)x\(smallest.1) and \(largest.0)x\(largest.1) pixels, not \(text)"
+            )
         }
         return size
     }
@@ -34,7 +37,9 @@ enum OptionValues {
     static func origin(_ text: String) throws(ShellExit) -> String {
         let example = "https://id.example.com"
         func problem(_ hint: String) -> ShellExit {
-            .usage("--allow-origin takes an origin such as \(example), not \(shown(text))\(hint.isEmpty ? "" : " (\(hint))")")
+            .usage(
+                "--allow-origin takes an origin such as \(example), not \(shown(text))\(hint.isEmpty ? "" : " (\(hint))")"
+            )
         }
         guard let separator = text.firstRange(of: "://") else {
             if text.contains("*") {
@@ -59,7 +64,8 @@ enum OptionValues {
             throw problem(suggestion.isEmpty ? "a user name or password is not part of an origin" : suggestion)
         }
         guard isHostAndPort(hostAndPort) else {
-            throw problem(hostAndPort.contains("*") ? "wildcards are not accepted; repeat --allow-origin for each origin" : "")
+            throw problem(
+                hostAndPort.contains("*") ? "wildcards are not accepted; repeat --allow-origin for each origin" : "")
         }
         guard remainder.isEmpty || remainder == "/" else { throw problem(suggestion) }
         return text

@@ -41,7 +41,8 @@ enum OutputPaths {
         var info = stat()
         if path.hasSuffix("/") || (stat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
             throw .usage(
-                "\(output.name) \(path) is a folder: give a file path such as \(trimmedSlash(path))/\(exampleName(output.name))")
+                "\(output.name) \(path) is a folder: give a file path such as \(trimmedSlash(path))/\(exampleName(output.name))"
+            )
         }
         let folder = parent(of: full)
         guard stat(folder, &info) == 0 else {
@@ -51,7 +52,8 @@ enum OutputPaths {
             throw .usage("\(output.name) \(path): \(folder) is not a folder")
         }
         guard access(folder, W_OK | X_OK) == 0 else {
-            throw .usage("\(output.name) \(path): cannot write in the folder \(folder) (\(String(cString: strerror(errno))))")
+            throw .usage(
+                "\(output.name) \(path): cannot write in the folder \(folder) (\(String(cString: strerror(errno))))")
         }
         if stat(full, &info) == 0, access(full, W_OK) != 0 {
             throw .usage("\(output.name) \(path): cannot write to this file (\(String(cString: strerror(errno))))")

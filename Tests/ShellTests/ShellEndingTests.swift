@@ -143,7 +143,9 @@ enum WindowCloser {
             let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
             let sockets = Set(
                 descriptors.compactMap { descriptor -> String? in
-                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                    guard
+                        let target = try? FileManager.default.destinationOfSymbolicLink(
+                            atPath: "/proc/\(pid)/fd/\(descriptor)"),
                         target.hasPrefix("socket:[")
                     else { return nil }
                     return String(target.dropFirst(8).dropLast())

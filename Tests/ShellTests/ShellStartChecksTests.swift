@@ -65,8 +65,9 @@ struct ShellStartChecksTests {
         return (path, reason)
     }
 
-    @Test("a truncated or damaged image is status 2 at start, naming the option, the file and the reason",
-          arguments: Damage.allCases)
+    @Test(
+        "a truncated or damaged image is status 2 at start, naming the option, the file and the reason",
+        arguments: Damage.allCases)
     func brokenImages(damage: Damage) throws {
         let (path, reason) = try brokenImage(damage)
         for option in ["--document-image", "--selfie-image"] {
@@ -104,9 +105,18 @@ struct ShellStartChecksTests {
 
         let cases: [([String], [String])] = [
             (["--document-image", document, "--screenshot", document], ["--screenshot", "--document-image"]),
-            (["--document-image", document, "--message-log", file("card-link.png")], ["--message-log", "--document-image"]),
-            (["--document-image", document, "--screenshot", file("sub/../card.png")], ["--screenshot", "--document-image"]),
-            (["--selfie-image", selfie, "--message-log", file("face-hardlink.jpg")], ["--message-log", "--selfie-image"]),
+            (
+                ["--document-image", document, "--message-log", file("card-link.png")],
+                ["--message-log", "--document-image"]
+            ),
+            (
+                ["--document-image", document, "--screenshot", file("sub/../card.png")],
+                ["--screenshot", "--document-image"]
+            ),
+            (
+                ["--selfie-image", selfie, "--message-log", file("face-hardlink.jpg")],
+                ["--message-log", "--selfie-image"]
+            ),
             (["--selfie-recipient-key", key, "--screenshot", key], ["--screenshot", "--selfie-recipient-key"]),
             ([journey, "--message-log", journey], ["--message-log", "the journey file"]),
             (["file://" + journey, "--screenshot", journey], ["--screenshot", "the journey file"]),
@@ -145,11 +155,23 @@ struct ShellStartChecksTests {
         try FileManager.default.createDirectory(atPath: file("logs"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: file("plain-file")))
         let cases: [([String], [String])] = [
-            (["--message-log", file("missing/run.jsonl")], ["--message-log", "the folder \(file("missing")) does not exist"]),
-            (["--screenshot", file("missing/end.png")], ["--screenshot", "the folder \(file("missing")) does not exist"]),
-            (["--screenshot", file("logs")], ["--screenshot \(file("logs")) is a folder", "\(file("logs"))/final.png"]),
+            (
+                ["--message-log", file("missing/run.jsonl")],
+                ["--message-log", "the folder \(file("missing")) does not exist"]
+            ),
+            (
+                ["--screenshot", file("missing/end.png")],
+                ["--screenshot", "the folder \(file("missing")) does not exist"]
+            ),
+            (
+                ["--screenshot", file("logs")],
+                ["--screenshot \(file("logs")) is a folder", "\(file("logs"))/final.png"]
+            ),
             (["--message-log", file("logs") + "/"], ["--message-log", "is a folder"]),
-            (["--message-log", file("plain-file/run.jsonl")], ["--message-log", "\(file("plain-file")) is not a folder"]),
+            (
+                ["--message-log", file("plain-file/run.jsonl")],
+                ["--message-log", "\(file("plain-file")) is not a folder"]
+            ),
         ]
         for (arguments, texts) in cases {
             let result = try run(arguments)

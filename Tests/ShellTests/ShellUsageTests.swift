@@ -28,33 +28,75 @@ struct ShellUsageTests {
             (["--no-such-option"], "Unknown option"),
             (["--document-image", "/nonexistent/card.png"], "no such file"),
             (["--selfie-image", "/nonexistent/face.jpg"], "no such file"),
-            (["--document-image", ShellRun.fixture("journey-basic.html")], "is not a complete PNG or JPEG image (it starts with neither the PNG nor the JPEG signature)"),
+            (
+                ["--document-image", ShellRun.fixture("journey-basic.html")],
+                "is not a complete PNG or JPEG image (it starts with neither the PNG nor the JPEG signature)"
+            ),
             (["--timeout=-1"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not -1"),
             (["--timeout", "-5"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not -5"),
             (["--timeout", "0"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not 0"),
-            (["--timeout", "abc"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'abc'"),
-            (["--timeout", "nan"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'nan'"),
-            (["--timeout", "inf"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'inf'"),
+            (
+                ["--timeout", "abc"],
+                "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'abc'"
+            ),
+            (
+                ["--timeout", "nan"],
+                "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'nan'"
+            ),
+            (
+                ["--timeout", "inf"],
+                "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'inf'"
+            ),
             (["--timeout", "1e9"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not 1e9"),
-            (["--auto-capture", "-1"], "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not -1"),
-            (["--auto-capture", "-inf"], "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not '-inf'"),
-            (["--auto-capture", "soon"], "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not 'soon'"),
+            (
+                ["--auto-capture", "-1"],
+                "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not -1"
+            ),
+            (
+                ["--auto-capture", "-inf"],
+                "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not '-inf'"
+            ),
+            (
+                ["--auto-capture", "soon"],
+                "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not 'soon'"
+            ),
             (["--cancel-captures", "--fail-captures", "X"], "cannot be used together"),
             (["ftp://example.com/journey"], "unsupported URL scheme"),
             (["/nonexistent/journey.html"], "does not exist"),
             (["example.com"], "include the scheme"),
             (["--camera", "video0"], "--camera takes a device"),
             (["--selfie-recipient-key", ShellRun.fixture("document.png")], "not an X25519 public key"),
-            (["--window-size", "big"], "--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (from 320x240 to 7680x4320), not 'big'"),
-            (["--window-size", "-800x600"], "--window-size must be between 320x240 and 7680x4320 pixels, not -800x600"),
+            (
+                ["--window-size", "big"],
+                "--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (from 320x240 to 7680x4320), not 'big'"
+            ),
+            (
+                ["--window-size", "-800x600"],
+                "--window-size must be between 320x240 and 7680x4320 pixels, not -800x600"
+            ),
             (["--window-size", "319x240"], "--window-size must be between 320x240 and 7680x4320 pixels, not 319x240"),
-            (["--window-size", "7680x4321"], "--window-size must be between 320x240 and 7680x4320 pixels, not 7680x4321"),
-            (["--message-log", "/nonexistent-dir/log.jsonl"], "--message-log /nonexistent-dir/log.jsonl: the folder /nonexistent-dir does not exist"),
+            (
+                ["--window-size", "7680x4321"],
+                "--window-size must be between 320x240 and 7680x4320 pixels, not 7680x4321"
+            ),
+            (
+                ["--message-log", "/nonexistent-dir/log.jsonl"],
+                "--message-log /nonexistent-dir/log.jsonl: the folder /nonexistent-dir does not exist"
+            ),
             (["--screenshot", "/"], "--screenshot / is a folder"),
-            (["--allow-origin", "*"], "--allow-origin takes an origin such as https://id.example.com, not '*' (wildcards are not accepted"),
+            (
+                ["--allow-origin", "*"],
+                "--allow-origin takes an origin such as https://id.example.com, not '*' (wildcards are not accepted"
+            ),
             (["--allow-origin", "https://*.example.com"], "not 'https://*.example.com' (wildcards are not accepted"),
-            (["--allow-origin", "garbage"], "--allow-origin takes an origin such as https://id.example.com, not 'garbage'"),
-            (["--allow-origin", "https://id.example.com/start?x=1"], "--allow-origin takes an origin such as https://id.example.com, not 'https://id.example.com/start?x=1' (did you mean https://id.example.com?)"),
+            (
+                ["--allow-origin", "garbage"],
+                "--allow-origin takes an origin such as https://id.example.com, not 'garbage'"
+            ),
+            (
+                ["--allow-origin", "https://id.example.com/start?x=1"],
+                "--allow-origin takes an origin such as https://id.example.com, not 'https://id.example.com/start?x=1' (did you mean https://id.example.com?)"
+            ),
             (["--allow-origin", "https://id.example.com?x=1"], "(did you mean https://id.example.com?)"),
             (["--allow-origin", "https://id.example.com#top"], "(did you mean https://id.example.com?)"),
             (["--allow-origin", "https://user:secret@id.example.com"], "(did you mean https://id.example.com?)"),

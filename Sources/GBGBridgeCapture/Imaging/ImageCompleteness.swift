@@ -28,7 +28,8 @@ enum ImageCompleteness {
             }
             let stored = readUInt32(bytes, offset + 8 + length)
             guard crc32(bytes[(offset + 4)..<(offset + 8 + length)]) == stored else {
-                throw Incomplete(description: "the \(type) chunk at byte \(offset) fails its CRC check: the file is damaged")
+                throw Incomplete(
+                    description: "the \(type) chunk at byte \(offset) fails its CRC check: the file is damaged")
             }
             if isFirst, type != "IHDR" {
                 throw Incomplete(description: "the first chunk is \(type), not IHDR")
@@ -67,7 +68,8 @@ enum ImageCompleteness {
                 guard offset + 2 <= bytes.count else { throw truncated }
                 let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
                 guard length >= 2 else {
-                    throw Incomplete(description: "the segment at byte \(offset - 2) has a bad length: the file is damaged")
+                    throw Incomplete(
+                        description: "the segment at byte \(offset - 2) has a bad length: the file is damaged")
                 }
                 guard offset + length <= bytes.count else { throw truncated }
                 offset += length

@@ -29,7 +29,11 @@ public struct StillImage: Sendable {
             throw DecodingError(description: "it starts with neither the PNG nor the JPEG signature")
         }
         do {
-            if mimeType == "image/png" { try ImageCompleteness.checkPNG(bytes) } else { try ImageCompleteness.checkJPEG(bytes) }
+            if mimeType == "image/png" {
+                try ImageCompleteness.checkPNG(bytes)
+            } else {
+                try ImageCompleteness.checkJPEG(bytes)
+            }
         } catch {
             throw DecodingError(description: error.description)
         }
