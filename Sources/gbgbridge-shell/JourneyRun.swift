@@ -57,7 +57,9 @@ final class JourneyRun: BridgeHostDelegate {
         window.transport.onNavigationRefused = { uri in
             ShellOutput.note("warning: refused to navigate to \(uri): its origin is not allowed (see --allow-origin)")
         }
-        window.onClosed = { [unowned self] in finish(.windowClosed) }
+        window.onClosed = { [unowned self] in
+            finish(settings.exitOn.map { ShellExit.closedBeforeExitEvent(action: $0) } ?? .windowClosed)
+        }
         window.show()
 
         if let seconds = settings.timeout {
@@ -186,9 +188,9 @@ final class JourneyRun: BridgeHostDelegate {
         case .exitEvent(let json):
             ShellOutput.result(json)
         case .windowClosed:
-            if settings.exitOn != nil {
-                ShellOutput.note("the window was closed before the journey sent '\(settings.exitOn!)'")
-            }
+            break
+        case .closedBeforeExitEvent:
+            ShellOutput.note("error: \(outcome.message)")
         case .journeyFailed(let reason):
             ShellOutput.note("error: \(reason)")
         case .usage(let reason):

@@ -6,8 +6,9 @@ import GBGBridge
 /// `<base64 N bytes sha256 HEX>`, where N is the decoded size and HEX the SHA-256 of the decoded
 /// bytes (so it matches `sha256sum` of the original file).
 ///
-/// Redacted: string values of keys ending in `Base64` (`imageBase64`, `encryptedBlobBase64`, ...)
-/// and `data:` URLs with base64 content, at any depth.
+/// Redacted: every string under a key ending in `Base64` (`imageBase64`, `encryptedBlobBase64`,
+/// `framesBase64: [...]`, `imagesBase64: {"front": ...}`), however deep inside arrays and objects
+/// below that key, and `data:` URLs with base64 content, at any depth.
 enum PayloadRedactor {
     static func redact(_ value: JSONValue) -> JSONValue {
         switch value {
@@ -15,8 +16,8 @@ enum PayloadRedactor {
             var result: [String: JSONValue] = [:]
             result.reserveCapacity(members.count)
             for (key, member) in members {
-                if case .string(let text) = member, key.lowercased().hasSuffix("base64") {
-                    result[key] = .string(summary(ofBase64: text))
+                if key.lowercased().hasSuffix("base64") {
+                    result[key] = summarisingEveryString(member)
                 } else {
                     result[key] = redact(member)
                 }
@@ -27,6 +28,23 @@ enum PayloadRedactor {
         case .string(let text) where text.hasPrefix("data:"):
             guard let marker = text.utf8.firstRange(of: ";base64,".utf8) else { return value }
             return .string(String(text[..<marker.upperBound]) + summary(ofBase64: String(text[marker.upperBound...])))
+        default:
+            return value
+        }
+    }
+
+    /// `value` with every string in it summarised (a `data:` URL keeps its prefix); keys, numbers,
+    /// booleans and nulls stay as they are.
+    private static func summarisingEveryString(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.hasPrefix("data:"):
+            return redact(value)
+        case .string(let text):
+            return .string(summary(ofBase64: text))
+        case .array(let elements):
+            return .array(elements.map(summarisingEveryString))
+        case .object(let members):
+            return .object(members.mapValues(summarisingEveryString))
         default:
             return value
         }

@@ -17,11 +17,16 @@ struct ShellCommand: ParsableCommand {
             --exit-on with the event your journey sends when it is done, and --timeout. The event's \
             data is printed on stdout as one JSON line; everything else goes to stderr.
 
+            Every option is checked before a window opens: image files are decoded in full, \
+            the folders of --message-log and --screenshot must exist and be writable, and an \
+            output may not name an input file (or the other output).
+
             Exit status:
-              0  finished: the --exit-on event arrived, or the window was closed
+              0  finished: the --exit-on event arrived (no --exit-on: the window closed)
               1  the journey failed to load or its web process died twice; no display
-              2  usage error: bad option or URL, missing or unreadable file
+              2  usage error: a bad option, value, URL, input file or output path
               3  timeout: the journey did not finish within --timeout seconds
+              4  the window was closed before the --exit-on event arrived
               128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP)
 
             Environment: GBGBRIDGE_RESOURCES names the directory holding demo/, \
@@ -39,7 +44,7 @@ struct ShellCommand: ParsableCommand {
     @Option(
         name: .customLong("allow-origin"),
         help: ArgumentHelp(
-            "Also accept messages from, and navigation to, this origin (repeatable; the journey's own origin is always allowed).",
+            "Also accept messages from, and navigation to, this origin: scheme, host and port only, such as https://id.example.com or http://localhost:8080 (repeatable; the journey's own origin is always allowed).",
             valueName: "origin"))
     var allowedOrigins: [String] = []
 
@@ -63,12 +68,14 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Answer document captures with this PNG or JPEG file instead of opening the camera.", valueName: "path"))
+            "Answer document captures with this PNG or JPEG file instead of opening the camera (it must decode completely).",
+            valueName: "path"))
     var documentImage: String?
 
     @Option(
         help: ArgumentHelp(
-            "Answer selfie captures with this PNG or JPEG file instead of opening the camera.", valueName: "path"))
+            "Answer selfie captures with this PNG or JPEG file instead of opening the camera (it must decode completely).",
+            valueName: "path"))
     var selfieImage: String?
 
     @Flag(help: "Answer every capture that has no image file with status cancelled.")
@@ -80,15 +87,18 @@ struct ShellCommand: ParsableCommand {
             valueName: "code"))
     var failCaptures: String?
 
+    // Numbers are read as text (and checked by ShellSettings) so that a negative value reaches the
+    // check instead of being taken for an option, and every bad value gets the same kind of message.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
-            "With a real camera, take and use the photo by itself after this many seconds of preview.",
+            "With a real camera, take and use the photo by itself after this many seconds of preview (0 or more).",
             valueName: "seconds"))
-    var autoCapture: Double?
+    var autoCapture: String?
 
     @Option(
         help: ArgumentHelp(
-            "Write every bridge message, both directions, to this file as JSON Lines (flushed per line).",
+            "Write every bridge message, both directions, to this file as JSON Lines (flushed per line). Its folder must exist.",
             valueName: "path"))
     var messageLog: String?
 
@@ -97,41 +107,32 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Exit 0 when the page sends an event with this action, printing its data as one JSON line on stdout.",
+            "Exit 0 when the page sends an event with this action, printing its data as one JSON line on stdout (closing the window before it comes exits 4).",
             valueName: "action"))
     var exitOn: String?
 
-    @Option(help: ArgumentHelp("Exit 3 if the journey has not finished after this many seconds.", valueName: "seconds"))
-    var timeout: Double?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Exit 3 if the journey has not finished after this many seconds (above 0, at most a week).",
+            valueName: "seconds"))
+    var timeout: String?
 
     @Option(
-        help: ArgumentHelp("Write a PNG of the journey page when the run ends, however it ends.", valueName: "path"))
+        help: ArgumentHelp(
+            "Write a PNG of the journey page when the run ends, however it ends. Its folder must exist.",
+            valueName: "path"))
     var screenshot: String?
 
     @Flag(help: "Start a private virtual display (Xvfb) for this run and remove it afterwards.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Initial window size in pixels.", valueName: "WIDTHxHEIGHT"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Initial window size in pixels, from \(ShellSettings.smallestWindow) to \(ShellSettings.largestWindow).",
+            valueName: "WIDTHxHEIGHT"))
     var windowSize: String = "1280x900"
 
-    func validate() throws {
-        if cancelCaptures, failCaptures != nil {
-            throw ValidationError("--cancel-captures and --fail-captures cannot be used together.")
-        }
-        if let code = failCaptures, code.allSatisfy(\.isWhitespace) {
-            throw ValidationError("--fail-captures needs a non-empty error code, for example CAMERA_DENIED.")
-        }
-        if let seconds = timeout, !(seconds > 0 && seconds.isFinite) {
-            throw ValidationError("--timeout must be a positive number of seconds, not \(seconds).")
-        }
-        if let seconds = autoCapture, !(seconds >= 0 && seconds.isFinite) {
-            throw ValidationError("--auto-capture must be zero or a positive number of seconds, not \(seconds).")
-        }
-        if let action = exitOn, action.isEmpty {
-            throw ValidationError("--exit-on needs an event action, for example journey.complete.")
-        }
-        if WindowSize(argument: windowSize) == nil {
-            throw ValidationError("--window-size must look like 1280x900, not '\(windowSize)'.")
-        }
-    }
+    // Values are checked in ShellSettings, which reports each problem as one line (status 2).
 }

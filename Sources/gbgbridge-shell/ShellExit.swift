@@ -2,8 +2,10 @@
 enum ShellExit: Equatable {
     /// The `--exit-on` event arrived (its data, as JSON text, goes to stdout).
     case exitEvent(json: String)
-    /// The user closed the window.
+    /// The user closed the window, and no `--exit-on` event was expected: a normal end.
     case windowClosed
+    /// The window was closed before the `--exit-on` event with this action arrived.
+    case closedBeforeExitEvent(action: String)
     /// The journey could not be loaded, or its web process died twice.
     case journeyFailed(String)
     /// A bad option, URL or file, found before the journey started.
@@ -13,13 +15,15 @@ enum ShellExit: Equatable {
     /// A signal (SIGINT, SIGTERM) asked the shell to stop.
     case interrupted(signal: Int32)
 
-    /// The process exit status: 0 finished, 1 failed, 2 usage error, 3 timeout, 128+N for signal N.
+    /// The process exit status: 0 finished, 1 failed, 2 usage error, 3 timeout, 4 window closed
+    /// before the `--exit-on` event, 128+N for signal N.
     var status: Int32 {
         switch self {
         case .exitEvent, .windowClosed: 0
         case .journeyFailed: 1
         case .usage: 2
         case .timedOut: 3
+        case .closedBeforeExitEvent: 4
         case .interrupted(let signal): 128 + signal
         }
     }
@@ -32,6 +36,7 @@ extension ShellExit: Error {
         case .journeyFailed(let text), .usage(let text): text
         case .exitEvent, .windowClosed: "finished"
         case .timedOut(let seconds): "timed out after \(seconds) s"
+        case .closedBeforeExitEvent(let action): "the window was closed before the journey sent '\(action)'"
         case .interrupted(let signal): "stopped by signal \(signal)"
         }
     }

@@ -8,7 +8,7 @@ struct ShellSettings {
     enum CaptureAnswer {
         /// The capture window, with the camera chosen by `--camera`.
         case camera
-        /// This image file's bytes, already checked to be a readable PNG or JPEG.
+        /// This image file's bytes, already checked to be a complete PNG or JPEG (decoded in full).
         case image(path: String, data: Data)
         /// `cancelled`.
         case cancel
@@ -47,11 +47,20 @@ struct ShellSettings {
         headless || exitOn != nil || documentAnswer.isScripted || selfieAnswer.isScripted || autoCapture != nil
     }
 
+    /// The smallest and largest `--window-size`.
+    static let smallestWindow = "320x240"
+    static let largestWindow = "7680x4320"
+    /// The longest `--timeout` and `--auto-capture`, in seconds.
+    static let longestTimeout = 604_800.0
+    static let longestAutoCapture = 3_600.0
+
     init(_ command: ShellCommand) throws(ShellExit) {
+        try Self.checkOptionCombinations(command)
         let located = Result { () throws(ResourceLocator.NotFound) in try ResourceLocator.resourcesDirectory() }
         let resources = try? located.get()
         (journeyURL, isBundledDemo) = try Self.journeyURL(command.url, resources: located)
-        allowedOrigins = command.allowedOrigins
+        allowedOrigins = []
+        for origin in command.allowedOrigins { allowedOrigins.append(try OptionValues.origin(origin)) }
         inspector = command.inspector
         hostVersion = command.hostVersion
         usesTestPattern = command.camera == "test-pattern"
@@ -83,17 +92,52 @@ struct ShellSettings {
             throw .usage(
                 "--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
         }
-        autoCapture = command.autoCapture.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        if let text = command.autoCapture {
+            let seconds = try OptionValues.seconds(
+                text, option: "--auto-capture", above0: false, maximum: Self.longestAutoCapture,
+                maximumInWords: "an hour")
+            autoCapture = .milliseconds(Int64((seconds * 1000).rounded()))
+        } else {
+            autoCapture = nil
+        }
         messageLogPath = command.messageLog
         logPayloads = command.logPayloads
         exitOn = command.exitOn
-        timeout = command.timeout
+        timeout = try command.timeout.map { (text) throws(ShellExit) in
+            try OptionValues.seconds(
+                text, option: "--timeout", above0: true, maximum: Self.longestTimeout, maximumInWords: "a week")
+        }
         screenshotPath = command.screenshot
         headless = command.headless
-        windowSize = WindowSize(argument: command.windowSize)!
+        windowSize = try OptionValues.windowSize(command.windowSize, smallest: (320, 240), largest: (7680, 4320))
+
+        var inputs: [OutputPaths.NamedFile] = []
+        if journeyURL.isFileURL {
+            inputs.append(.init(name: "the journey file", path: journeyURL.path(percentEncoded: false)))
+        }
+        if let path = command.documentImage { inputs.append(.init(name: "--document-image", path: path)) }
+        if let path = command.selfieImage { inputs.append(.init(name: "--selfie-image", path: path)) }
+        if let path = command.selfieRecipientKey { inputs.append(.init(name: "--selfie-recipient-key", path: path)) }
+        var outputs: [OutputPaths.NamedFile] = []
+        if let path = messageLogPath { outputs.append(.init(name: "--message-log", path: path)) }
+        if let path = screenshotPath { outputs.append(.init(name: "--screenshot", path: path)) }
+        try OutputPaths.check(outputs: outputs, inputs: inputs)
 
         if isBundledDemo, isUnattended {
             journeyURL = URL(string: journeyURL.absoluteString + "?autostart=1")!
+        }
+    }
+
+    /// Options that cannot go together or need a value of a certain form.
+    private static func checkOptionCombinations(_ command: ShellCommand) throws(ShellExit) {
+        if command.cancelCaptures, command.failCaptures != nil {
+            throw .usage("--cancel-captures and --fail-captures cannot be used together")
+        }
+        if let code = command.failCaptures, code.allSatisfy(\.isWhitespace) {
+            throw .usage("--fail-captures needs a non-empty error code, for example CAMERA_DENIED")
+        }
+        if let action = command.exitOn, action.isEmpty {
+            throw .usage("--exit-on needs an event action, for example journey.complete")
         }
     }
 
@@ -151,7 +195,7 @@ struct ShellSettings {
         do {
             _ = try CaptureResultBuilder.document(fromImageFile: data)
         } catch {
-            throw .usage("\(option): \(path) is not a readable PNG or JPEG image (\(error.description))")
+            throw .usage("\(option): \(path) is not a complete PNG or JPEG image (\(error.description))")
         }
         return .image(path: path, data: data)
     }

@@ -1,7 +1,8 @@
 import CWebKitGTK
 import FoundationEssentials
 
-/// A PNG or JPEG held in memory, with its true size and MIME type (read by decoding it once).
+/// A PNG or JPEG held in memory, with its true size and MIME type (read by decoding it once,
+/// after checking that the file is complete: see ``ImageCompleteness``).
 public struct StillImage: Sendable {
     /// The file's bytes, unchanged.
     public let data: Data
@@ -25,7 +26,16 @@ public struct StillImage: Sendable {
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             mimeType = "image/jpeg"
         } else {
-            throw DecodingError(description: "not a PNG or JPEG image")
+            throw DecodingError(description: "it starts with neither the PNG nor the JPEG signature")
+        }
+        do {
+            if mimeType == "image/png" {
+                try ImageCompleteness.checkPNG(bytes)
+            } else {
+                try ImageCompleteness.checkJPEG(bytes)
+            }
+        } catch {
+            throw DecodingError(description: error.description)
         }
         let size = try Self.decodedSize(bytes)
         self.data = data

@@ -1,0 +1,114 @@
+/// Checks for option values that are more than a string: numbers of seconds, the window size and
+/// origins. Each problem is one line that names the option, says what it takes and repeats the
+/// value given.
+enum OptionValues {
+    /// `text` as a number of seconds in `range`; `above0` says whether 0 itself is excluded.
+    static func seconds(
+        _ text: String, option: String, above0: Bool, maximum: Double, maximumInWords: String
+    ) throws(ShellExit) -> Double {
+        let lower = above0 ? "above 0" : "0 or more"
+        let problem = ShellExit.usage(
+            "\(option) must be a number of seconds \(lower) (at most \(format(maximum)), \(maximumInWords)), not \(shown(text))"
+        )
+        guard let value = Double(text), value.isFinite else { throw problem }
+        guard above0 ? value > 0 : value >= 0, value <= maximum else { throw problem }
+        return value
+    }
+
+    /// `WIDTHxHEIGHT` with both numbers inside the range from `smallest` to `largest`.
+    static func windowSize(_ text: String, smallest: (Int, Int), largest: (Int, Int)) throws(ShellExit) -> WindowSize {
+        let range = "from \(smallest.0)x\(smallest.1) to \(largest.0)x\(largest.1)"
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw .usage("--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (\(range)), not \(shown(text))")
+        }
+        guard (smallest.0...largest.0).contains(width), (smallest.1...largest.1).contains(height),
+            let size = WindowSize(argument: "\(width)x\(height)")
+        else {
+            throw .usage(
+                "--window-size must be between \(smallest.0)x\(smallest.1) and \(largest.0)x\(largest.1) pixels, not \(text)"
+            )
+        }
+        return size
+    }
+
+    /// Checks that `text` is an http(s) origin (scheme, host, optional port, optional trailing
+    /// `/`) and returns it unchanged.
+    static func origin(_ text: String) throws(ShellExit) -> String {
+        let example = "https://id.example.com"
+        func problem(_ hint: String) -> ShellExit {
+            .usage(
+                "--allow-origin takes an origin such as \(example), not \(shown(text))\(hint.isEmpty ? "" : " (\(hint))")"
+            )
+        }
+        guard let separator = text.firstRange(of: "://") else {
+            if text.contains("*") {
+                throw problem("wildcards are not accepted; repeat --allow-origin for each origin")
+            }
+            if isHostAndPort(text), text.contains(".") || text.contains(":") || text == "localhost" {
+                throw problem("did you mean https://\(text)?")
+            }
+            throw problem("")
+        }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw problem("only http:// and https:// origins can be allowed")
+        }
+        let rest = text[separator.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        let remainder = rest[authorityEnd...]
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        let suggestion = isHostAndPort(hostAndPort) ? "did you mean \(scheme)://\(hostAndPort)?" : ""
+        if authority.contains("@") {
+            throw problem(suggestion.isEmpty ? "a user name or password is not part of an origin" : suggestion)
+        }
+        guard isHostAndPort(hostAndPort) else {
+            throw problem(
+                hostAndPort.contains("*") ? "wildcards are not accepted; repeat --allow-origin for each origin" : "")
+        }
+        guard remainder.isEmpty || remainder == "/" else { throw problem(suggestion) }
+        return text
+    }
+
+    /// `host` or `host:port`: a DNS name or IPv4 address, or an IPv6 address in brackets; port 1 to 65535.
+    private static func isHostAndPort(_ text: String) -> Bool {
+        var host = Substring(text)
+        var port: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return false }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.first == ":" else { return false }
+                port = after.dropFirst()
+            }
+            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+        } else {
+            if let colon = text.firstIndex(of: ":") {
+                host = text[..<colon]
+                port = text[text.index(after: colon)...]
+            }
+            let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == ".") }
+            guard !host.isEmpty, host.allSatisfy(allowed), !host.hasPrefix("."), !host.hasPrefix("-"),
+                !host.contains("..")
+            else { return false }
+        }
+        if let port {
+            guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), let number = Int(port),
+                (1...65535).contains(number)
+            else { return false }
+        }
+        return true
+    }
+
+    /// The value as given: bare when it reads as a number, else quoted.
+    private static func shown(_ text: String) -> String {
+        if let value = Double(text), value.isFinite { return text }
+        return "'\(text)'"
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
