@@ -113,6 +113,7 @@ struct ShellCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Initial window size in pixels.", valueName: "WIDTHxHEIGHT"))
     var windowSize: String = "1280x900"
+    @OptionGroup var window: WindowOptions
 
     func validate() throws {
         if cancelCaptures, failCaptures != nil {

@@ -28,6 +28,14 @@ do {
     exit(error.status)
 }
 
+let windowSettings: WindowSettings
+do {
+    windowSettings = try WindowSettings(command.window)
+} catch {
+    ShellOutput.note("error: \(error.message)")
+    exit(error.status)
+}
+
 var log: MessageLog?
 if let path = settings.messageLogPath {
     do {
@@ -55,6 +63,7 @@ if settings.headless {
 }
 
 MainLoopIntegration.install()
+DesktopIdentity.setBeforeGTKInit()
 guard gtk_init_check(nil, nil) != 0 else {
     let name = getenv("DISPLAY").map { String(cString: $0) }
     let reason = name.map { "cannot open the display '\($0)'" } ?? "no display (DISPLAY is not set)"
@@ -64,7 +73,9 @@ guard gtk_init_check(nil, nil) != 0 else {
     exit(ShellExit.journeyFailed("").status)
 }
 
-let run = JourneyRun(settings: settings, log: log)
+DesktopIdentity.installDefaultIcon()
+
+let run = JourneyRun(settings: settings, log: log, windowSettings: windowSettings)
 JourneyRun.current = run
 // A parent may hand down a blocked signal mask; these signals must reach the handlers below.
 var stopSignals = sigset_t()
