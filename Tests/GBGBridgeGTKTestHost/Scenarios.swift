@@ -26,6 +26,7 @@ enum Scenarios {
         "delivery-errors": Scenario(body: deliveryErrors),
         "snapshot": Scenario(body: snapshot),
         "file-origin": Scenario(body: fileOrigin),
+        "error-page": Scenario(body: errorPage), "context-menu": Scenario(body: contextMenu), "kiosk": Scenario(body: kiosk), "app-focus": Scenario(body: applicationFocus),
     ]
 
     /// The page-side test client served at `/lib.js`.

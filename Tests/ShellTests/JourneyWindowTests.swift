@@ -61,9 +61,14 @@ struct JourneyWindowTests {
         return try run.resultObject()
     }
 
+    /// Files under `directory`, leaving out the desktop's own caches that are not the journey's:
+    /// dconf's settings cache (GTK reads settings through it), fontconfig and Mesa caches.
     private func files(under directory: URL) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        let desktopCaches = [".cache/dconf/", ".cache/fontconfig/", ".cache/mesa_shader_cache"]
         return enumerator.compactMap { $0 as? String }.filter { path in
+            !desktopCaches.contains { path.hasPrefix($0) }
+        }.filter { path in
             var isDirectory: ObjCBool = false
             FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)

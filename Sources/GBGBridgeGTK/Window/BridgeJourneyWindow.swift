@@ -83,7 +83,8 @@ public final class BridgeJourneyWindow {
     /// Called once the window has been destroyed.
     public var onClosed: (@MainActor () -> Void)?
     /// Called with each context menu WebKit is about to show, after the window removed the
-    /// navigation items (kiosk mode shows none and does not call it). Return `true` to show no menu.
+    /// navigation items (kiosk mode shows none and does not call it). Return `true` to show no
+    /// menu; a menu left empty is not shown either.
     public var onContextMenu: (@MainActor (UnsafeMutablePointer<WebKitContextMenu>) -> Bool)?
 
     let signals = SignalConnections()
@@ -288,10 +289,10 @@ public final class BridgeJourneyWindow {
         let reloadButton = gtk_dialog_add_button(gbg_dialog(dialog), "_Reload", GTK_RESPONSE_ACCEPT.rawValue)
         gtk_style_context_add_class(gtk_widget_get_style_context(reloadButton), "destructive-action")
         gtk_dialog_set_default_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
-        signals.connect(
+        connectUntracked(
             UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
-            closure: { [unowned self] (response: UInt32) in
-                guard let dialog = reloadDialog else { return }
+            closure: { [weak self] (response: UInt32) in
+                guard let self, let dialog = reloadDialog else { return }
                 reloadDialog = nil
                 gtk_widget_destroy(dialog)
                 if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { reload() }
@@ -462,8 +463,9 @@ public final class BridgeJourneyWindow {
         guard let menu else { return false }
         let contextMenu = menu.assumingMemoryBound(to: WebKitContextMenu.self)
         Self.removeNavigationItems(from: contextMenu)
-        if webkit_context_menu_get_n_items(contextMenu) == 0 { return true }
-        return onContextMenu?(contextMenu) ?? false
+        let handled = onContextMenu?(contextMenu) ?? false
+        // An empty menu would pop up as a blank sliver.
+        return handled || webkit_context_menu_get_n_items(contextMenu) == 0
     }
 
     /// Removes Back, Forward, Stop and Reload from `menu`, and separators left at either end

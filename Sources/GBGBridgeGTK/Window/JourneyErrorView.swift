@@ -20,7 +20,6 @@ final class JourneyErrorView {
     private let problems: UnsafeMutablePointer<GtkWidget>
     private let retryButton: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
-    private let signals = SignalConnections()
 
     init() {
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
@@ -85,13 +84,10 @@ final class JourneyErrorView {
         widget = scrolled
         gtk_widget_show_all(widget)
 
-        signals.connect(
+        // Untracked: the button may be finalized (with the window) before this object.
+        connectUntracked(
             UnsafeMutableRawPointer(retryButton), "clicked", trampoline: Signal.plain,
-            closure: { [unowned self] in onRetry?() } as Signal.Plain)
-    }
-
-    isolated deinit {
-        signals.disconnectAll()
+            closure: { [weak self] in self?.onRetry?() } as Signal.Plain)
     }
 
     /// Shows `failure`; ends the busy state.
