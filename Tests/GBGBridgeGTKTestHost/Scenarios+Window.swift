@@ -112,7 +112,36 @@ extension Scenarios {
             "\(left)")
         g_object_unref(menu)
 
+        // A reload mid-journey asks first.
+        let window = journey.window.window!
+        sendKey(to: window, keyval: guint(GDK_KEY_F5), state: GdkModifierType(rawValue: 0))
+        await harness.pause(0.5)
+        let dialog = journey.window.reloadConfirmationDialog
+        harness.check(dialog != nil, "F5 mid-journey opens a confirmation dialog")
+        if let dialog {
+            let path = "/tmp/gbgbridge-gtk-reload-dialog.png"
+            if paint(gbg_widget(dialog), toPNG: path) { harness.note("reload dialog picture: \(path)") }
+            let readyBefore = journey.inbox.messages.filter { $0.payload.action == "test.pageReady" }.count
+            gtk_dialog_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
+            await harness.pause(0.8)
+            let readyAfter = journey.inbox.messages.filter { $0.payload.action == "test.pageReady" }.count
+            harness.check(journey.window.reloadConfirmationDialog == nil && readyAfter == readyBefore,
+                "Cancel keeps the journey as it was", "\(readyBefore) -> \(readyAfter)")
+            sendKey(to: window, keyval: guint(GDK_KEY_r), state: GDK_CONTROL_MASK)
+            await harness.pause(0.3)
+            if let again = journey.window.reloadConfirmationDialog {
+                gtk_dialog_response(gbg_dialog(again), GTK_RESPONSE_ACCEPT.rawValue)
+                let ready = await journey.inbox.next("test.pageReady")
+                harness.check(ready.payload.action == "test.pageReady", "Ctrl+R asks too, and Reload reloads")
+            } else {
+                harness.check(false, "Ctrl+R asks too, and Reload reloads")
+            }
+        }
+
         journey.window.enterKioskMode(KioskConfiguration())
+        sendKey(to: window, keyval: guint(GDK_KEY_F5), state: GdkModifierType(rawValue: 0))
+        await harness.pause(0.3)
+        harness.check(journey.window.reloadConfirmationDialog == nil, "kiosk mode has no reload key")
         seen = nil
         openContextMenu(journey)
         await harness.pause(1.5)
@@ -255,6 +284,20 @@ extension Scenarios {
     }
 
     // MARK: Helpers
+
+    /// Paints a realized widget (a dialog, a window) into a PNG without reading the screen.
+    @MainActor
+    static func paint(_ widget: UnsafeMutablePointer<GtkWidget>, toPNG path: String) -> Bool {
+        let width = gtk_widget_get_allocated_width(widget)
+        let height = gtk_widget_get_allocated_height(widget)
+        guard width > 1, height > 1 else { return false }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)
+        gtk_widget_draw(widget, cairo)
+        cairo_destroy(cairo)
+        return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
+    }
 
     /// A loopback TCP port nothing listens on (bound, then released).
     static func freePort() -> Int32 {
