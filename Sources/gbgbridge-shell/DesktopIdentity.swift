@@ -14,10 +14,14 @@ enum DesktopIdentity {
         gdk_set_program_class(applicationID)
     }
 
-    /// Gives every window the application icon: from the icon theme when it is installed,
+    /// Call after `gtk_init`, before any window is created: sets the window class again and
+    /// gives every window the application icon: from the icon theme when it is installed,
     /// else the SVG in the resources directory (runs from the build tree). Returns where it came from.
     @discardableResult
     static func installDefaultIcon() -> String? {
+        // GTK's start-up derives a class of its own from the program name ("Io.gbgbridge.Shell");
+        // set ours again before the first window exists.
+        gdk_set_program_class(applicationID)
         if let theme = gtk_icon_theme_get_default(), gtk_icon_theme_has_icon(theme, applicationID) != 0 {
             gtk_window_set_default_icon_name(applicationID)
             return "icon theme"

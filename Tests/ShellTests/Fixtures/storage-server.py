@@ -7,7 +7,12 @@ Usage: storage-server.py CLIENT_JS   (prints the port, then serves until killed)
 """
 import http.server
 import json
+import signal
 import sys
+
+# A parent may hand down SIGTERM blocked or ignored; the test stops the server with it.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 CLIENT = open(sys.argv[1], "rb").read()
 
