@@ -77,6 +77,42 @@ struct JourneyWindowTests {
         }
     }
 
+    @Test("--kiosk: after journey.complete the session is wiped and the journey starts again with nothing stored")
+    func kioskResetWipesStorage() throws {
+        let server = try StorageServer()
+        defer { server.stop() }
+        let logPath = file("kiosk.jsonl")
+        let (process, _, errors) = try ShellRun.start(
+            [
+                server.url + "?complete", "--headless", "--kiosk", "--kiosk-exit-key", "<Control><Alt>q",
+                "--message-log", logPath, "--timeout", "60",
+            ],
+            scratch: scratch)
+        defer { if process.isRunning { process.terminate() } }
+        var completions: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(40)
+        while completions.count < 2, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            let lines = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n")
+            completions = lines.compactMap { line in
+                guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let payload = (entry["message"] as? [String: Any])?["payload"] as? [String: Any],
+                    payload["action"] as? String == "journey.complete"
+                else { return nil }
+                return payload["data"] as? [String: Any] ?? [:]
+            }
+        }
+        kill(process.processIdentifier, SIGTERM)
+        try ShellRun.wait(for: process, limit: 30)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(completions.count >= 2, "the journey did not start again: \(stderr)")
+        for data in completions.prefix(2) {
+            #expect(data["storage"] is NSNull, "\(data)")
+            #expect(data["requestCookie"] as? String == "", "\(data)")
+        }
+        #expect(stderr.contains("kiosk: The journey was completed; the session was wiped"), "\(stderr)")
+    }
+
     // MARK: Load failures
 
     @Test("unattended, a journey whose server refuses the connection ends at once with status 1 and one clear line")

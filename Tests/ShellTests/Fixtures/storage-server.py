@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Loopback server for the shell's privacy tests: one journey page that reports what the
 browser kept from an earlier visit (localStorage, a JavaScript cookie, the cookie the server
-set), then stores all three again and sends test.done.
+set), then stores all three again and sends test.done (journey.complete for /?complete).
 
 Usage: storage-server.py CLIENT_JS   (prints the port, then serves until killed)
 """
@@ -29,7 +29,9 @@ PAGE = """<!doctype html>
   localStorage.setItem("visit", "1");
   document.cookie = "js=1; max-age=86400; path=/";
   // Give WebKit time to write storage and cookies out before the run ends.
-  setTimeout(() => window.GBGBridgeClient.send("test.done", before), 1500);
+  // With ?complete the page ends its journey instead (for kiosk mode).
+  const action = location.search.includes("complete") ? "journey.complete" : "test.done";
+  setTimeout(() => window.GBGBridgeClient.send(action, before), 1500);
 </script></body></html>"""
 
 
