@@ -44,6 +44,17 @@ extension Scenarios {
             harness.check(false, "error page picture written", error.description)
         }
 
+        // A certificate failure lists the certificate's problems.
+        window.showErrorPage(for: JourneyLoadFailure(
+            url: "https://journey.example.test/start",
+            kind: .tls(problems: ["It was not issued by a trusted authority", "It has expired"]),
+            message: "The server's certificate is not trusted"))
+        await harness.pause(0.5)
+        let tlsPath = "/tmp/gbgbridge-gtk-error-page-tls.png"
+        if (try? window.saveWindowImage(toPNG: tlsPath)) != nil { harness.note("TLS error page picture: \(tlsPath)") }
+        harness.check(window.errorPageHeading?.contains("identity") == true, "TLS failure heading",
+            window.errorPageHeading ?? "nil")
+
         // Retrying against the same closed port fails again and keeps the page.
         await withCheckedContinuation { continuation in
             window.onLoadFailed = { _ in continuation.resume() }

@@ -113,6 +113,37 @@ struct JourneyWindowTests {
         #expect(stderr.contains("kiosk: The journey was completed; the session was wiped"), "\(stderr)")
     }
 
+    @Test("--trust-certificate HOST=PEM lets a journey with a self-signed certificate load; without it the load fails")
+    func trustCertificate() throws {
+        let certificate = file("journey.pem")
+        let key = file("journey-key.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl could not make a certificate")
+        let server = try StorageServer(
+            script: "https-server.py", arguments: [certificate, key], scheme: "https", host: "localhost")
+        defer { server.stop() }
+        let refused = try ShellRun.run(
+            [server.url, "--headless", "--exit-on", "test.done", "--timeout", "30"], scratch: scratch)
+        #expect(refused.status == 1, "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("could not load the journey \(server.url)"), "\(refused.stderr)")
+        let trusted = try ShellRun.run(
+            [
+                server.url, "--headless", "--exit-on", "test.done", "--timeout", "30",
+                "--trust-certificate", "localhost=\(certificate)",
+            ],
+            scratch: scratch)
+        #expect(trusted.status == 0, "stderr: \(trusted.stderr)")
+        #expect(try trusted.resultObject()["secure"] as? String == "https:")
+    }
+
     // MARK: Load failures
 
     @Test("unattended, a journey whose server refuses the connection ends at once with status 1 and one clear line")
@@ -263,16 +294,20 @@ struct JourneyWindowTests {
     }
 }
 
-/// `Fixtures/storage-server.py` on a loopback port, for as long as the test needs it.
+/// A fixture server (`Fixtures/storage-server.py` by default) on a loopback port, for as long as
+/// the test needs it.
 final class StorageServer {
     let process = Process()
     let url: String
 
-    init() throws {
+    init(
+        script: String = "storage-server.py", arguments: [String] = [], scheme: String = "http",
+        host: String = "127.0.0.1"
+    ) throws {
         let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Resources/gbgbridge-client.js").standardized.path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", ShellRun.fixture("storage-server.py"), client]
+        process.arguments = ["python3", ShellRun.fixture(script)] + arguments + [client]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -285,7 +320,7 @@ final class StorageServer {
             process.terminate()
             throw ShellRun.RunError(description: "the storage server did not start")
         }
-        url = "http://127.0.0.1:\(port)/"
+        url = "\(scheme)://\(host):\(port)/"
     }
 
     func stop() {
