@@ -57,7 +57,8 @@ extension BridgeJourneyWindow {
     public var sessionResetCount: Int { kioskState.resetCount }
 
     /// Puts the window in kiosk mode, for good:
-    /// - fullscreen; no context menu; no inspector; no history keys, mouse buttons or swipes;
+    /// - fullscreen (also without a window manager: the window covers the primary monitor and
+    ///   has no decorations); no context menu; no inspector; no history keys, mouse buttons or swipes;
     ///   no reload key;
     /// - the window manager cannot close it; only `configuration.exitAccelerator` can (or nothing);
     /// - after ``journeyDidComplete()`` or `configuration.idleReset` without input, the session
@@ -73,6 +74,17 @@ extension BridgeJourneyWindow {
         webkit_web_inspector_close(webkit_web_view_get_inspector(webView))
         transport.reloadsAfterWebProcessTermination = false
         gtk_window_fullscreen(window)
+        // Many kiosks run a bare X session with no window manager to honour "fullscreen":
+        // cover the monitor and drop the decorations ourselves as well.
+        gtk_window_set_decorated(window, 0)
+        if let display = gtk_widget_get_display(gbg_widget(window)),
+            let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        {
+            var area = GdkRectangle()
+            gdk_monitor_get_geometry(monitor, &area)
+            gtk_window_move(window, area.x, area.y)
+            gtk_window_resize(window, area.width, area.height)
+        }
         kioskState.lastInput = .now
         scheduleIdleCheck()
     }
