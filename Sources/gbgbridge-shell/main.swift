@@ -64,7 +64,16 @@ if settings.headless {
 
 MainLoopIntegration.install()
 DesktopIdentity.setBeforeGTKInit()
-guard gtk_init_check(nil, nil) != 0 else {
+// GTK's start-up would derive the class "Io.gbgbridge.Shell" from the program name for the
+// windows it creates while opening the display; hand it ours, as its --class option does.
+let gtkArgumentTexts: [String] = ["gbgbridge-shell", "--class", DesktopIdentity.applicationID]
+var gtkArguments: [UnsafeMutablePointer<CChar>?] = gtkArgumentTexts.map { strdup($0) } + [nil]
+var gtkArgumentCount = Int32(gtkArguments.count - 1)
+let gtkStarted = gtkArguments.withUnsafeMutableBufferPointer { buffer in
+    var argv = buffer.baseAddress
+    return gtk_init_check(&gtkArgumentCount, &argv)
+}
+guard gtkStarted != 0 else {
     let name = getenv("DISPLAY").map { String(cString: $0) }
     let reason = name.map { "cannot open the display '\($0)'" } ?? "no display (DISPLAY is not set)"
     ShellOutput.note("error: \(reason)")
