@@ -7,7 +7,9 @@ packages=(
     # build
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev lld python3
     # display-less runs of the shell and the WebKitGTK tests
-    xvfb xauth imagemagick openssl
+    xvfb xauth imagemagick
+    # the window tests: WM_CLASS and icon (xwininfo, xprop); the SVG icon loader; a self-signed certificate
+    x11-utils librsvg2-common openssl
     # the camera tests: a vivid camera in a QEMU guest
     qemu-system-x86 busybox-static v4l-utils kmod cpio
     # packaging and its install test

@@ -37,14 +37,23 @@ public enum BridgeWebViewConfigurator {
 
     /// Creates a new web view configured with ``configure(_:host:originPolicy:)``.
     ///
+    /// The view gets its own web context, by default an ephemeral one: nothing the journey
+    /// stores (cookies, localStorage, IndexedDB, caches, service workers, HSTS) is written
+    /// to disk. Pass ``BridgeWebsiteData/profile(directory:)`` to keep it in a directory,
+    /// or ``BridgeWebsiteData/context(_:)`` to use a `WebKitWebContext` of your own (for
+    /// example one that several views share, or one with trusted certificates).
+    ///
     /// The returned widget is floating, as GTK widgets are: adding it to a
     /// container takes ownership; otherwise sink it with `g_object_ref_sink`.
     @MainActor
     public static func makeWebView(
         host: BridgeHost,
-        originPolicy: OriginPolicy = OriginPolicy(allowedOrigins: [])
+        originPolicy: OriginPolicy = OriginPolicy(allowedOrigins: []),
+        websiteData: BridgeWebsiteData = .ephemeral
     ) -> UnsafeMutablePointer<WebKitWebView> {
-        let webView = gbg_web_view(webkit_web_view_new())!
+        let context = websiteData.makeWebContext()
+        defer { g_object_unref(context) }
+        let webView = gbg_web_view(webkit_web_view_new_with_context(context))!
         configure(webView, host: host, originPolicy: originPolicy)
         return webView
     }

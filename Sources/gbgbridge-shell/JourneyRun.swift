@@ -16,6 +16,7 @@ final class JourneyRun: BridgeHostDelegate {
     static var current: JourneyRun?
 
     let settings: ShellSettings
+    let windowSettings: WindowSettings
     let host: BridgeHost
     private let log: MessageLog?
     private var coordinator: CaptureCoordinator?
@@ -23,8 +24,9 @@ final class JourneyRun: BridgeHostDelegate {
     private var timeoutTask: Task<Void, Never>?
     private(set) var outcome: ShellExit?
 
-    init(settings: ShellSettings, log: MessageLog?) {
+    init(settings: ShellSettings, log: MessageLog?, windowSettings: WindowSettings = WindowSettings()) {
         self.settings = settings
+        self.windowSettings = windowSettings
         self.log = log
         host = BridgeHost(hostVersion: settings.hostVersion)
     }
@@ -38,20 +40,36 @@ final class JourneyRun: BridgeHostDelegate {
         watchLastError()
         await installCaptureAnswers()
 
+        let context = makeWebContext()
         let window = BridgeJourneyWindow(
             url: settings.journeyURL, host: host, allowedOrigins: settings.allowedOrigins,
-            width: settings.windowSize.width, height: settings.windowSize.height)
+            width: settings.windowSize.width, height: settings.windowSize.height, websiteData: .context(context))
+        g_object_unref(context)
         self.window = window
-        window.defaultTitle = "GBG Bridge"
+        window.defaultTitle = DesktopIdentity.applicationName
         window.developerExtrasEnabled = settings.inspector
         window.onLoadFailed = { [unowned self] failure in
-            finish(.journeyFailed("could not load the journey \(failure.url): \(failure.message)"))
+            // Nobody at the keyboard: fail at once. A person gets the error page and its Retry button.
+            if settings.isUnattended {
+                finish(.journeyFailed("could not load the journey \(failure.url): \(failure.message)"))
+            } else {
+                ShellOutput.note(
+                    "warning: could not load the journey \(failure.url): \(failure.message) (the window offers to try again)")
+            }
         }
         window.onWebProcessCrashed = { [unowned self] count, reason in
-            if count >= 2 {
+            if windowSettings.kiosk != nil {
+                ShellOutput.note("warning: \(reason); the kiosk session was wiped and the journey started again")
+            } else if count >= 2 {
                 finish(.journeyFailed("the journey's web process died twice (last: \(reason))"))
             } else {
                 ShellOutput.note("warning: \(reason); the journey was reloaded (a second death ends the run)")
+            }
+        }
+        if let kiosk = windowSettings.kiosk {
+            window.enterKioskMode(kiosk)
+            window.onSessionReset = { reason in
+                ShellOutput.note("kiosk: \(reason); the session was wiped and the journey started again")
             }
         }
         window.transport.onNavigationRefused = { uri in
@@ -69,6 +87,20 @@ final class JourneyRun: BridgeHostDelegate {
                 self?.finish(.timedOut(seconds: seconds))
             }
         }
+    }
+
+    /// The journey's web context: ephemeral unless `--profile`, with the `--trust-certificate` exceptions.
+    private func makeWebContext() -> UnsafeMutablePointer<WebKitWebContext> {
+        let data: BridgeWebsiteData = windowSettings.profileDirectory.map { .profile(directory: $0) } ?? .ephemeral
+        let context = data.makeWebContext()
+        for trusted in windowSettings.trustedCertificates {
+            do {
+                try BridgeCertificateTrust.trustCertificate(atPath: trusted.path, forHost: trusted.host, in: context)
+            } catch {
+                ShellOutput.note("warning: --trust-certificate: \(error.description)")
+            }
+        }
+        return context
     }
 
     // MARK: Captures
@@ -118,7 +150,7 @@ final class JourneyRun: BridgeHostDelegate {
     func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
         guard message.type == .event else { return }
         if message.payload.action == "journey.complete" {
-            window?.isJourneyInProgress = false
+            window?.journeyDidComplete()
         }
         if let exitOn = settings.exitOn, message.payload.action == exitOn {
             finish(.exitEvent(json: Self.jsonLine(message.payload.data)))

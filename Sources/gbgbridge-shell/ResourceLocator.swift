@@ -12,6 +12,17 @@ enum ResourceLocator {
     static let installedDirectory = "/usr/share/gbgbridge-shell"
     static let demoJourney = "demo/index.html"
     static let demoSelfieRecipientKey = "demo-keys/DEMO-selfie-recipient-public.pem"
+    static let applicationIcon = "icons/io.gbgbridge.Shell.svg"
+    static let installedApplicationIcon = "/usr/share/icons/hicolor/scalable/apps/io.gbgbridge.Shell.svg"
+
+    /// The application icon's SVG: in the resources directory (the source tree's `Resources/`
+    /// holds `icons/`), else where the package installs it; `nil` when neither exists.
+    static func applicationIconPath() -> String? {
+        if let directory = try? resourcesDirectory(), isFile(directory + "/" + applicationIcon) {
+            return directory + "/" + applicationIcon
+        }
+        return isFile(installedApplicationIcon) ? installedApplicationIcon : nil
+    }
 
     /// Why no resources directory was found.
     struct NotFound: Error, CustomStringConvertible {

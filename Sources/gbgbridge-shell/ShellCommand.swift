@@ -133,6 +133,7 @@ struct ShellCommand: ParsableCommand {
             "Initial window size in pixels, from \(ShellSettings.smallestWindow) to \(ShellSettings.largestWindow).",
             valueName: "WIDTHxHEIGHT"))
     var windowSize: String = "1280x900"
+    @OptionGroup var window: WindowOptions
 
     // Values are checked in ShellSettings, which reports each problem as one line (status 2).
 }

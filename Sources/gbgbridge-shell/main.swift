@@ -28,6 +28,14 @@ do {
     exit(error.status)
 }
 
+let windowSettings: WindowSettings
+do {
+    windowSettings = try WindowSettings(command.window)
+} catch {
+    ShellOutput.note("error: \(error.message)")
+    exit(error.status)
+}
+
 var log: MessageLog?
 if let path = settings.messageLogPath {
     do {
@@ -55,7 +63,17 @@ if settings.headless {
 }
 
 MainLoopIntegration.install()
-guard gtk_init_check(nil, nil) != 0 else {
+DesktopIdentity.setBeforeGTKInit()
+// GTK's start-up would derive the class "Io.gbgbridge.Shell" from the program name for the
+// windows it creates while opening the display; hand it ours, as its --class option does.
+let gtkArgumentTexts: [String] = ["gbgbridge-shell", "--class", DesktopIdentity.applicationID]
+var gtkArguments: [UnsafeMutablePointer<CChar>?] = gtkArgumentTexts.map { strdup($0) } + [nil]
+var gtkArgumentCount = Int32(gtkArguments.count - 1)
+let gtkStarted = gtkArguments.withUnsafeMutableBufferPointer { buffer in
+    var argv = buffer.baseAddress
+    return gtk_init_check(&gtkArgumentCount, &argv)
+}
+guard gtkStarted != 0 else {
     let name = getenv("DISPLAY").map { String(cString: $0) }
     let reason = name.map { "cannot open the display '\($0)'" } ?? "no display (DISPLAY is not set)"
     ShellOutput.note("error: \(reason)")
@@ -64,7 +82,9 @@ guard gtk_init_check(nil, nil) != 0 else {
     exit(ShellExit.journeyFailed("").status)
 }
 
-let run = JourneyRun(settings: settings, log: log)
+DesktopIdentity.installDefaultIcon()
+
+let run = JourneyRun(settings: settings, log: log, windowSettings: windowSettings)
 JourneyRun.current = run
 // A parent may hand down a blocked signal mask; these signals must reach the handlers below.
 var stopSignals = sigset_t()

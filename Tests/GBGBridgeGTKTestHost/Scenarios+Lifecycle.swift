@@ -130,6 +130,9 @@ extension Scenarios {
         }
         let window = journey.window.window!
         sendFocus(to: window, focused: false)
+        // host.background is decided once the focus has settled (it may be moving to another
+        // window of the process).
+        await harness.pause(0.5)
         sendFocus(to: window, focused: true)
         await journey.flush()
         let events = await harness.evaluate(
@@ -139,7 +142,7 @@ extension Scenarios {
             "page gets host.ready, then background and foreground", events ?? "nil")
         harness.check(journey.window.pageTitle == "Lifecycle", "page title tracked", journey.window.pageTitle)
         let title = gtk_window_get_title(window).map { String(cString: $0) }
-        harness.check(title == "Lifecycle", "window titled with the page title", title ?? "nil")
+        harness.check(title == "Lifecycle – GBG Bridge", "window titled with the page title and the app", title ?? "nil")
 
         let closed = await withCheckedContinuation { continuation in
             journey.window.onClosed = { continuation.resume(returning: true) }
@@ -232,7 +235,7 @@ extension Scenarios {
     }
 
     @MainActor
-    private static func sendFocus(to window: UnsafeMutablePointer<GtkWindow>, focused: Bool) {
+    static func sendFocus(to window: UnsafeMutablePointer<GtkWindow>, focused: Bool) {
         let widget = gbg_widget(window)
         guard let event = gdk_event_new(GDK_FOCUS_CHANGE) else { return }
         event.pointee.focus_change.window = gtk_widget_get_window(widget)

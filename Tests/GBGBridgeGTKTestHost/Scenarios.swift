@@ -32,6 +32,10 @@ enum Scenarios {
         "console": Scenario(body: console),
         "load-failures": Scenario(body: loadFailures),
         "navigation-kinds": Scenario(timeoutSeconds: 120, body: navigationKinds),
+        "error-page": Scenario(body: errorPage),
+        "context-menu": Scenario(body: contextMenu),
+        "kiosk": Scenario(body: kiosk),
+        "app-focus": Scenario(body: applicationFocus),
     ]
 
     /// The page-side test client served at `/lib.js`.

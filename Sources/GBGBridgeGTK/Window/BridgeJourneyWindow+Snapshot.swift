@@ -15,7 +15,14 @@ extension BridgeJourneyWindow {
     /// the page's final look rather than the start of a fade. On a page at rest this takes
     /// a few tens of milliseconds. Painting can lag the end of loading by a few hundred
     /// milliseconds; take snapshots a little after ``onLoadFinished``.
+    ///
+    /// While the window shows its error page, the picture is of the window (the error page)
+    /// instead: the page behind it is not what a person sees.
     public func saveSnapshot(toPNG path: String) async throws(SnapshotError) {
+        if isShowingErrorPage {
+            try saveWindowImage(toPNG: path)
+            return
+        }
         guard let webView else { throw SnapshotError(description: "The journey window is closed") }
         await settleRendering(of: webView)
         guard let webView = self.webView else { throw SnapshotError(description: "The journey window is closed") }
@@ -26,6 +33,30 @@ extension BridgeJourneyWindow {
                 snapshotFinished, Unmanaged.passRetained(request).toOpaque())
         }
         if let failure { throw SnapshotError(description: failure) }
+    }
+}
+
+extension BridgeJourneyWindow {
+    /// Paints the whole GTK window (notice bar, error page, dialogs excluded) into a PNG file.
+    ///
+    /// GTK widgets are drawn directly, without reading the screen, so other windows covering
+    /// this one do not matter. The web view's content may be missing from this picture (it
+    /// is composited by WebKit): use ``saveSnapshot(toPNG:)`` for the page.
+    public func saveWindowImage(toPNG path: String) throws(SnapshotError) {
+        guard let window else { throw SnapshotError(description: "The journey window is closed") }
+        let widget = gbg_widget(window)
+        let width = gtk_widget_get_allocated_width(widget)
+        let height = gtk_widget_get_allocated_height(widget)
+        guard width > 1, height > 1 else { throw SnapshotError(description: "The journey window is not shown") }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)
+        gtk_widget_draw(widget, cairo)
+        cairo_destroy(cairo)
+        let status = cairo_surface_write_to_png(surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw SnapshotError(description: "Could not write \(path): \(String(cString: cairo_status_to_string(status)))")
+        }
     }
 }
 

@@ -4,12 +4,18 @@ import GBGBridge
 
 /// A GTK window running one web journey against a ``BridgeHost``.
 ///
-/// It hosts a configured `WebKitWebView` (see ``BridgeWebViewConfigurator``),
-/// takes its title from the page, shows a notice when the page had to be
-/// reloaded after its web process died, and sends the lifecycle events of the
-/// messaging guide: `host.ready` after each load, `host.background` /
-/// `host.foreground` when the window is iconified or loses focus and comes
-/// back, and `journey.cancel` when the user closes the window mid-journey.
+/// It hosts a configured `WebKitWebView` (see ``BridgeWebViewConfigurator``) in a private,
+/// ephemeral web session by default (see ``BridgeWebsiteData``), titles itself
+/// "<page title> – GBG Bridge", shows its own error page (with a retry button) instead of a
+/// blank page when the journey cannot be loaded, shows a notice when the page had to be
+/// reloaded after its web process died, and sends the lifecycle events of the messaging
+/// guide: `host.ready` after each load, `host.background` / `host.foreground` when the
+/// application (not just this window) loses or regains the focus, or the window is iconified,
+/// and `journey.cancel` when the user closes the window mid-journey.
+///
+/// Browser navigation has no place in a journey: the context menu carries no Back, Forward,
+/// Stop or Reload, history keys and mouse buttons are ignored, and a reload (F5, Ctrl+R)
+/// asks first while a journey is in progress. ``enterKioskMode(_:)`` goes further.
 ///
 /// Keep a reference to the window while it is open; ``onClosed`` tells when it is gone.
 @MainActor
@@ -26,11 +32,14 @@ public final class BridgeJourneyWindow {
     public private(set) var window: UnsafeMutablePointer<GtkWindow>?
     /// The web view, or `nil` once the window has been destroyed.
     public private(set) var webView: UnsafeMutablePointer<WebKitWebView>?
+    /// The web view's context (its website data, trusted certificates), or `nil` once closed.
+    public var webContext: UnsafeMutablePointer<WebKitWebContext>? { webView.map { webkit_web_view_get_context($0) } }
 
     /// Whether closing the window sends `journey.cancel` first. Set it to `false`
     /// once the journey has finished (for example on `journey.complete`).
     public var isJourneyInProgress = false
-    /// The title shown while the page has none.
+    /// The application name: the title is "<page title> – <name>", or the name alone while
+    /// the page has no title.
     public var defaultTitle = "GBG Bridge" {
         didSet { updateTitle() }
     }
@@ -38,32 +47,62 @@ public final class BridgeJourneyWindow {
     public private(set) var pageTitle = ""
     /// How many times the web process has died (crash, memory limit, kill).
     public var webProcessCrashCount: Int { transport.webProcessTerminationCount }
-    /// Whether WebKit's developer extras (the inspector) are enabled.
+    /// Whether WebKit's developer extras (the inspector) are enabled. Always `false` in kiosk mode.
     public var developerExtrasEnabled: Bool {
         get { webView.map { webkit_settings_get_enable_developer_extras(webkit_web_view_get_settings($0)) != 0 } ?? false }
         set {
             guard let webView else { return }
-            webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(webView), newValue ? 1 : 0)
+            let enabled = newValue && kiosk == nil
+            webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(webView), enabled ? 1 : 0)
         }
     }
+    /// Whether a load failure shows the window's error page (default). When `false`, the
+    /// failure is only reported through ``onLoadFailed`` and WebKit shows its own page.
+    public var showsErrorPage = true
+    /// The failure the error page shows, or `nil` while the journey is shown.
+    public private(set) var shownLoadFailure: JourneyLoadFailure?
+    /// Whether the application (any window of this process) has the focus and this window
+    /// is not iconified, as last told to the page with `host.foreground` / `host.background`.
+    public private(set) var isInForeground = true
+    /// How long focus may be away from every window of the process before the page is told
+    /// `host.background`; focus moving between the process's own windows takes less.
+    public var backgroundSettleDelay: Duration = .milliseconds(150)
 
     /// Called when the page title changes, with the new title.
     public var onTitleChanged: (@MainActor (String) -> Void)?
-    /// Called after each completed load of the journey page (after `host.ready` was sent).
+    /// Called after each completed load of the journey page (after `host.ready` was sent);
+    /// not after a load that failed.
     public var onLoadFinished: (@MainActor () -> Void)?
-    /// Called when the journey's main document could not be loaded.
+    /// Called when the journey's main document could not be loaded (the error page is shown
+    /// at the same time unless ``showsErrorPage`` is `false`).
     public var onLoadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
     /// Called when the web process died, with the total count so far and a readable reason.
     public var onWebProcessCrashed: (@MainActor (_ count: Int, _ reason: String) -> Void)?
+    /// Called after a kiosk session was wiped and the journey started again, with the reason.
+    public var onSessionReset: (@MainActor (String) -> Void)?
     /// Called once the window has been destroyed.
     public var onClosed: (@MainActor () -> Void)?
+    /// Called with each context menu WebKit is about to show, after the window removed the
+    /// navigation items (kiosk mode shows none and does not call it). Return `true` to show no
+    /// menu; a menu left empty is not shown either.
+    public var onContextMenu: (@MainActor (UnsafeMutablePointer<WebKitContextMenu>) -> Bool)?
 
-    private let signals = SignalConnections()
+    let signals = SignalConnections()
+    let stack: UnsafeMutablePointer<GtkWidget>
+    let errorView = JourneyErrorView()
     private let notice: UnsafeMutablePointer<GtkWidget>
     private let noticeLabel: UnsafeMutablePointer<GtkWidget>
-    private var isInForeground = true
     private var isIconified = false
-    private var isClosing = false
+    var isClosing = false
+    /// The failure reported during the current load (between its start and its end).
+    private var currentLoadFailure: JourneyLoadFailure?
+    private var focusCheckGeneration = 0
+    private var reloadDialog: UnsafeMutablePointer<GtkWidget>?
+    /// Kiosk mode, once entered.
+    var kiosk: KioskConfiguration?
+    var kioskState = KioskState()
+    /// While a session reset is under way: loads are not reported.
+    var isResetting = false
 
     /// Creates the window (not yet shown) and starts loading `url`.
     ///
@@ -74,7 +113,14 @@ public final class BridgeJourneyWindow {
     ///     navigated to; empty means only the origin of `url`.
     ///   - width: Initial window width in pixels.
     ///   - height: Initial window height in pixels.
-    public init(url: URL, host: BridgeHost, allowedOrigins: [String] = [], width: Int32 = 1024, height: Int32 = 768) {
+    ///   - websiteData: Where the journey's cookies, storage and caches live: by default
+    ///     nowhere on disk (a new ephemeral web context). Pass `.profile(directory:)` to
+    ///     keep them, or `.context(_:)` to use a `WebKitWebContext` you configured (for
+    ///     example with ``BridgeCertificateTrust``).
+    public init(
+        url: URL, host: BridgeHost, allowedOrigins: [String] = [], width: Int32 = 1024, height: Int32 = 768,
+        websiteData: BridgeWebsiteData = .ephemeral
+    ) {
         self.url = url
         self.host = host
         let policy =
@@ -96,8 +142,15 @@ public final class BridgeJourneyWindow {
         gtk_widget_show(noticeLabel)
         gtk_box_pack_start(gbg_box(box), notice, 0, 0, 0)
 
-        let webView = BridgeWebViewConfigurator.makeWebView(host: host, originPolicy: policy)
-        gtk_box_pack_start(gbg_box(box), gbg_widget(webView), 1, 1, 0)
+        let webView = BridgeWebViewConfigurator.makeWebView(host: host, originPolicy: policy, websiteData: websiteData)
+        let settings = webkit_web_view_get_settings(webView)
+        webkit_settings_set_enable_back_forward_navigation_gestures(settings, 0)
+        stack = gtk_stack_new()
+        gtk_stack_set_transition_type(gbg_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_set_transition_duration(gbg_stack(stack), 150)
+        gtk_stack_add_named(gbg_stack(stack), gbg_widget(webView), "journey")
+        gtk_stack_add_named(gbg_stack(stack), errorView.widget, "error")
+        gtk_box_pack_start(gbg_box(box), stack, 1, 1, 0)
         self.window = window
         self.webView = webView
         self.transport = BridgeWebViewConfigurator.transport(of: webView)!
@@ -108,6 +161,7 @@ public final class BridgeJourneyWindow {
 
     isolated deinit {
         signals.disconnectAll()
+        if let reloadDialog { gtk_widget_destroy(reloadDialog) }
         if let window { gtk_widget_destroy(gbg_widget(window)) }
     }
 
@@ -115,6 +169,7 @@ public final class BridgeJourneyWindow {
     public func show() {
         guard let window else { return }
         gtk_widget_show_all(gbg_widget(window))
+        gtk_stack_set_visible_child_name(gbg_stack(stack), shownLoadFailure == nil ? "journey" : "error")
     }
 
     /// Closes the window as the user would: mid-journey the page first gets
@@ -122,6 +177,7 @@ public final class BridgeJourneyWindow {
     public func close() {
         guard let window, !isClosing else { return }
         isClosing = true
+        if let reloadDialog { gtk_widget_destroy(reloadDialog) }
         guard isJourneyInProgress, transport.isPageReady else {
             gtk_widget_destroy(gbg_widget(window))
             return
@@ -140,9 +196,9 @@ public final class BridgeJourneyWindow {
         }
     }
 
-    /// Opens WebKit's inspector for the page (enables developer extras first).
+    /// Opens WebKit's inspector for the page (enables developer extras first). Does nothing in kiosk mode.
     public func showInspector() {
-        guard let webView else { return }
+        guard let webView, kiosk == nil else { return }
         developerExtrasEnabled = true
         webkit_web_inspector_show(webkit_web_view_get_inspector(webView))
     }
@@ -159,9 +215,106 @@ public final class BridgeJourneyWindow {
         gtk_widget_show(notice)
     }
 
+    /// Hides the notice bar.
+    public func hideNotice() {
+        gtk_widget_hide(notice)
+    }
+
+    // MARK: Error page
+
+    /// Whether the error page is shown instead of the journey.
+    public var isShowingErrorPage: Bool { shownLoadFailure != nil }
+
+    /// Shows the error page for `failure` in place of the web view.
+    public func showErrorPage(for failure: JourneyLoadFailure) {
+        shownLoadFailure = failure
+        errorView.show(failure)
+        gtk_stack_set_visible_child_name(gbg_stack(stack), "error")
+        if window.map({ gtk_window_is_active($0) != 0 }) ?? false { errorView.focusRetry() }
+    }
+
+    /// Loads the journey URL again; the web view comes back once a load succeeds (the error
+    /// page stays, with a spinner, until then).
+    public func retry() {
+        if shownLoadFailure != nil { errorView.setBusy(true) }
+        load()
+    }
+
+    /// The heading of the error page while it is shown (for tests and accessibility checks).
+    public var errorPageHeading: String? { shownLoadFailure == nil ? nil : errorView.headingText }
+
+    private func hideErrorPage() {
+        guard shownLoadFailure != nil else { return }
+        shownLoadFailure = nil
+        errorView.setBusy(false)
+        gtk_stack_set_visible_child_name(gbg_stack(stack), "journey")
+        if let webView { gtk_widget_grab_focus(gbg_widget(webView)) }
+    }
+
+    // MARK: Reload
+
+    /// Reloads the journey as the Reload key does: while a journey is in progress a dialog
+    /// asks first (any step in progress is lost); in kiosk mode it does nothing.
+    public func requestReload() {
+        guard kiosk == nil, let window, webView != nil, reloadDialog == nil else { return }
+        guard isJourneyInProgress, transport.isPageReady, shownLoadFailure == nil else {
+            reload()
+            return
+        }
+        let dialog = gtk_dialog_new()!
+        reloadDialog = dialog
+        gtk_window_set_transient_for(gbg_window(dialog), window)
+        gtk_window_set_modal(gbg_window(dialog), 1)
+        gtk_window_set_resizable(gbg_window(dialog), 0)
+        gtk_window_set_title(gbg_window(dialog), defaultTitle)
+        let content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
+        gtk_container_set_border_width(gbg_container(content), 18)
+        let icon = gtk_image_new_from_icon_name("dialog-question", GTK_ICON_SIZE_DIALOG)!
+        gtk_widget_set_valign(icon, GTK_ALIGN_START)
+        gtk_box_pack_start(gbg_box(content), icon, 0, 0, 0)
+        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+        let title = gtk_label_new(nil)!
+        gtk_label_set_markup(gbg_label(title), "<span size='large' weight='bold'>Reload the journey?</span>")
+        gtk_label_set_xalign(gbg_label(title), 0)
+        let detail = gtk_label_new(
+            "The journey starts again from its first step. Anything entered or captured so far is lost.")!
+        gtk_label_set_line_wrap(gbg_label(detail), 1)
+        gtk_label_set_max_width_chars(gbg_label(detail), 50)
+        gtk_label_set_xalign(gbg_label(detail), 0)
+        gtk_box_pack_start(gbg_box(texts), title, 0, 0, 0)
+        gtk_box_pack_start(gbg_box(texts), detail, 0, 0, 0)
+        gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
+        gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
+        gtk_dialog_add_button(gbg_dialog(dialog), "_Cancel", GTK_RESPONSE_CANCEL.rawValue)
+        let reloadButton = gtk_dialog_add_button(gbg_dialog(dialog), "_Reload", GTK_RESPONSE_ACCEPT.rawValue)
+        gtk_style_context_add_class(gtk_widget_get_style_context(reloadButton), "destructive-action")
+        gtk_dialog_set_default_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
+        connectUntracked(
+            UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
+            closure: { [weak self] (response: UInt32) in
+                guard let self, let dialog = reloadDialog else { return }
+                reloadDialog = nil
+                gtk_widget_destroy(dialog)
+                if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { reload() }
+            } as Signal.WithEnum)
+        gtk_widget_show_all(dialog)
+    }
+
+    /// The reload confirmation dialog while it is open.
+    public var reloadConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { reloadDialog }
+
+    private func reload() {
+        guard let webView else { return }
+        if shownLoadFailure != nil {
+            retry()
+        } else {
+            webkit_web_view_reload(webView)
+        }
+    }
+
     // MARK: Events
 
-    private func load() {
+    func load() {
         guard let webView else { return }
         if transport.originPolicy.allowedOrigins.isEmpty
             || !transport.originPolicy.allows(urlString: url.absoluteString)
@@ -173,45 +326,82 @@ public final class BridgeJourneyWindow {
 
     private func connect(window: UnsafeMutablePointer<GtkWindow>, webView: UnsafeMutablePointer<WebKitWebView>) {
         transport.onLoadFinished = { [unowned self] in
+            guard currentLoadFailure == nil else { return }
+            if isResetting { return }
+            hideErrorPage()
+            kioskLoadFinished()
             isJourneyInProgress = true
             host.send(event: "host.ready", data: ["timestamp": .number(Date().timeIntervalSince1970)])
             onLoadFinished?()
         }
-        transport.onLoadFailed = { [unowned self] failure in onLoadFailed?(failure) }
+        transport.onLoadFailed = { [unowned self] failure in
+            currentLoadFailure = failure
+            if showsErrorPage { showErrorPage(for: failure) }
+            onLoadFailed?(failure)
+        }
         transport.onWebProcessTerminated = { [unowned self] reason in
-            let reloaded =
-                transport.reloadsAfterWebProcessTermination
-                && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
-            showNotice(
-                reloaded
-                    ? "\(reason). The journey has been reloaded; any step in progress was cancelled."
-                    : "\(reason) again. The journey was stopped; close the window and try again.")
-            onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
+            webProcessTerminated(reason)
         }
 
-        let windowPointer = UnsafeMutableRawPointer(window)
+        let view = UnsafeMutableRawPointer(webView)
         signals.connect(
-            UnsafeMutableRawPointer(webView), "notify::title", trampoline: Signal.withPointer,
+            view, "load-changed", trampoline: Signal.withEnum,
+            closure: { [unowned self] (event: UInt32) in
+                if event == WEBKIT_LOAD_STARTED.rawValue { currentLoadFailure = nil }
+                if event == WEBKIT_LOAD_FINISHED.rawValue, isResetting { kioskBlankLoaded() }
+            } as Signal.WithEnum)
+        // Runs after the transport's handler: with the error page in charge, WebKit's own
+        // HTML error page is not loaded behind it.
+        signals.connect(
+            view, "load-failed", trampoline: Signal.loadFailed,
+            closure: { [unowned self] (_: String, _: String, cancelled: Bool) in
+                !cancelled && showsErrorPage
+            } as Signal.LoadFailed)
+        signals.connect(
+            view, "context-menu", trampoline: Signal.contextMenu,
+            closure: { [unowned self] (menu: gpointer?) in contextMenu(menu) } as Signal.ContextMenu)
+        for name in ["button-press-event", "button-release-event"] {
+            signals.connect(
+                view, name, trampoline: Signal.event,
+                closure: { [unowned self] (event: gpointer?) in
+                    guard let button = event?.assumingMemoryBound(to: GdkEventButton.self).pointee else { return false }
+                    noteUserInput()
+                    // Mouse back / forward buttons.
+                    return button.button == 8 || button.button == 9
+                } as Signal.Event)
+        }
+        signals.connect(
+            view, "event", trampoline: Signal.event,
+            closure: { [unowned self] (event: gpointer?) in
+                if let event, Self.isUserInput(event) { noteUserInput() }
+                return false
+            } as Signal.Event)
+        signals.connect(
+            view, "notify::title", trampoline: Signal.withPointer,
             closure: { [unowned self] (_: gpointer?) in titleChanged() } as Signal.WithPointer)
+        errorView.onRetry = { [unowned self] in retry() }
+
+        let windowPointer = UnsafeMutableRawPointer(window)
         signals.connect(
             UnsafeMutableRawPointer(notice), "response", trampoline: Signal.withEnum,
             closure: { [unowned self] (_: UInt32) in gtk_widget_hide(notice) } as Signal.WithEnum)
         signals.connect(
             windowPointer, "delete-event", trampoline: Signal.event,
             closure: { [unowned self] (_: gpointer?) in
-                close()
+                if kiosk == nil { close() }
                 return true
             } as Signal.Event)
         signals.connect(
-            windowPointer, "focus-in-event", trampoline: Signal.event,
-            closure: { [unowned self] (_: gpointer?) in
-                setForeground(!isIconified)
-                return false
+            windowPointer, "key-press-event", trampoline: Signal.event,
+            closure: { [unowned self] (event: gpointer?) in
+                guard let event else { return false }
+                noteUserInput()
+                return keyPressed(event.assumingMemoryBound(to: GdkEventKey.self).pointee)
             } as Signal.Event)
         signals.connect(
-            windowPointer, "focus-out-event", trampoline: Signal.event,
-            closure: { [unowned self] (_: gpointer?) in
-                setForeground(false)
+            windowPointer, "event", trampoline: Signal.event,
+            closure: { [unowned self] (event: gpointer?) in
+                if let event, Self.isUserInput(event) { noteUserInput() }
                 return false
             } as Signal.Event)
         signals.connect(
@@ -227,6 +417,158 @@ public final class BridgeJourneyWindow {
         signals.connect(
             windowPointer, "destroy", trampoline: Signal.plain,
             closure: { [unowned self] in windowDestroyed() } as Signal.Plain)
+        watchFocus(of: window)
+    }
+
+    // MARK: Keys and menus
+
+    /// Handles the window's keys before the page sees them; `true` swallows the key.
+    private func keyPressed(_ event: GdkEventKey) -> Bool {
+        let modifiers = event.state & gtk_accelerator_get_default_mod_mask().rawValue
+        let key = gdk_keyval_to_lower(event.keyval)
+        if let kiosk, kiosk.matchesExitKey(keyval: event.keyval, modifiers: modifiers) {
+            closeKiosk()
+            return true
+        }
+        let alt = GDK_MOD1_MASK.rawValue
+        let control = GDK_CONTROL_MASK.rawValue
+        let shift = GDK_SHIFT_MASK.rawValue
+        switch Int32(bitPattern: key) {
+        case GDK_KEY_Back, GDK_KEY_Forward:
+            return true
+        case GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right, GDK_KEY_Home, GDK_KEY_KP_Home:
+            return modifiers == alt
+        case GDK_KEY_BackSpace:
+            // Browsers once went back on (Shift+)Backspace outside text fields; plain Backspace is the page's.
+            return modifiers == shift || modifiers == alt
+        case GDK_KEY_F5, GDK_KEY_Reload, GDK_KEY_Refresh:
+            requestReload()
+            return true
+        case GDK_KEY_r:
+            guard modifiers == control || modifiers == control | shift else { return false }
+            requestReload()
+            return true
+        case GDK_KEY_F12, GDK_KEY_i, GDK_KEY_c, GDK_KEY_j:
+            // The inspector's keys.
+            if kiosk != nil, key == UInt32(GDK_KEY_F12) || modifiers == control | shift { return true }
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// Navigation has no place in a journey's context menu; kiosk mode shows none at all.
+    private func contextMenu(_ menu: gpointer?) -> Bool {
+        guard kiosk == nil else { return true }
+        guard let menu else { return false }
+        let contextMenu = menu.assumingMemoryBound(to: WebKitContextMenu.self)
+        Self.removeNavigationItems(from: contextMenu)
+        let handled = onContextMenu?(contextMenu) ?? false
+        // An empty menu would pop up as a blank sliver.
+        return handled || webkit_context_menu_get_n_items(contextMenu) == 0
+    }
+
+    /// Removes Back, Forward, Stop and Reload from `menu`, and separators left at either end
+    /// or doubled.
+    public static func removeNavigationItems(from menu: UnsafeMutablePointer<WebKitContextMenu>) {
+        let navigation: Set<UInt32> = [
+            WEBKIT_CONTEXT_MENU_ACTION_GO_BACK.rawValue, WEBKIT_CONTEXT_MENU_ACTION_GO_FORWARD.rawValue,
+            WEBKIT_CONTEXT_MENU_ACTION_STOP.rawValue, WEBKIT_CONTEXT_MENU_ACTION_RELOAD.rawValue,
+        ]
+        for item in items(of: menu) where navigation.contains(webkit_context_menu_item_get_stock_action(item).rawValue) {
+            webkit_context_menu_remove(menu, item)
+        }
+        var previousWasSeparator = true
+        for item in items(of: menu) {
+            let separator = webkit_context_menu_item_is_separator(item) != 0
+            if separator && previousWasSeparator { webkit_context_menu_remove(menu, item) }
+            previousWasSeparator = separator
+        }
+        if let last = items(of: menu).last, webkit_context_menu_item_is_separator(last) != 0 {
+            webkit_context_menu_remove(menu, last)
+        }
+    }
+
+    /// The stock actions of `menu`'s items, in order (`WebKitContextMenuAction` raw values).
+    public static func stockActions(of menu: UnsafeMutablePointer<WebKitContextMenu>) -> [UInt32] {
+        items(of: menu).map { webkit_context_menu_item_get_stock_action($0).rawValue }
+    }
+
+    private static func items(of menu: UnsafeMutablePointer<WebKitContextMenu>) -> [UnsafeMutablePointer<WebKitContextMenuItem>] {
+        var result: [UnsafeMutablePointer<WebKitContextMenuItem>] = []
+        var node = webkit_context_menu_get_items(menu)
+        while let current = node {
+            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: WebKitContextMenuItem.self)) }
+            node = current.pointee.next
+        }
+        return result
+    }
+
+    private static func isUserInput(_ event: gpointer) -> Bool {
+        let type = event.assumingMemoryBound(to: GdkEventAny.self).pointee.type
+        switch type {
+        case GDK_KEY_PRESS, GDK_BUTTON_PRESS, GDK_MOTION_NOTIFY, GDK_SCROLL, GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE,
+            GDK_TOUCHPAD_SWIPE, GDK_TOUCHPAD_PINCH:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Focus
+
+    /// Watches focus on every toplevel of the process (this window, the capture window,
+    /// dialogs, menus), so focus moving among them is not mistaken for the app losing it.
+    private func watchFocus(of window: UnsafeMutablePointer<GtkWindow>) {
+        let key = "gbgbridge-focus-watch-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
+        for toplevel in processToplevels() + [window] where g_object_get_data(gbg_object(toplevel), key) == nil {
+            g_object_set_data(gbg_object(toplevel), key, UnsafeMutableRawPointer(bitPattern: 1))
+            let pointer = UnsafeMutableRawPointer(toplevel)
+            connectUntracked(
+                pointer, "focus-in-event", trampoline: Signal.event,
+                closure: { [weak self] (_: gpointer?) in
+                    self?.focusArrived()
+                    return false
+                } as Signal.Event)
+            connectUntracked(
+                pointer, "focus-out-event", trampoline: Signal.event,
+                closure: { [weak self] (_: gpointer?) in
+                    self?.focusLeft()
+                    return false
+                } as Signal.Event)
+        }
+    }
+
+    private func focusArrived() {
+        focusCheckGeneration += 1
+        setForeground(!isIconified)
+    }
+
+    /// Focus left one of the process's windows: decide once it has settled whether it went
+    /// to another of them (still foreground) or away from the app (background).
+    private func focusLeft() {
+        focusCheckGeneration += 1
+        let generation = focusCheckGeneration
+        let delay = backgroundSettleDelay
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, self.window != nil, generation == self.focusCheckGeneration else { return }
+            if let window = self.window { self.watchFocus(of: window) }
+            self.setForeground(!self.isIconified && Self.applicationHasFocus())
+        }
+    }
+
+    /// Whether a window of this process is active, or one of its menus is open.
+    public static func applicationHasFocus() -> Bool {
+        for toplevel in processToplevels() {
+            if gtk_window_is_active(toplevel) != 0 { return true }
+            if gtk_window_get_window_type(toplevel) == GTK_WINDOW_POPUP, gtk_widget_get_mapped(gbg_widget(toplevel)) != 0,
+                isInstance(gtk_bin_get_child(gbg_bin(toplevel)).map(UnsafeMutableRawPointer.init), of: gtk_menu_get_type())
+            {
+                return true
+            }
+        }
+        return false
     }
 
     private func setForeground(_ foreground: Bool) {
@@ -236,6 +578,24 @@ public final class BridgeJourneyWindow {
         host.send(event: foreground ? "host.foreground" : "host.background", data: [:])
     }
 
+    // MARK: Page
+
+    private func webProcessTerminated(_ reason: String) {
+        if kiosk != nil {
+            kioskWebProcessTerminated(reason)
+            onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
+            return
+        }
+        let reloaded =
+            transport.reloadsAfterWebProcessTermination
+            && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
+        showNotice(
+            reloaded
+                ? "\(reason). The journey has been reloaded; any step in progress was cancelled."
+                : "\(reason) again. The journey was stopped; close the window and try again.")
+        onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
+    }
+
     private func titleChanged() {
         guard let webView else { return }
         pageTitle = webkit_web_view_get_title(webView).map { String(cString: $0) } ?? ""
@@ -243,16 +603,25 @@ public final class BridgeJourneyWindow {
         onTitleChanged?(pageTitle)
     }
 
+    /// The window title for the current page title.
+    public var windowTitle: String {
+        let page = pageTitle.trimmingSpaces
+        return page.isEmpty ? defaultTitle : "\(page) – \(defaultTitle)"
+    }
+
     private func updateTitle() {
         guard let window else { return }
-        gtk_window_set_title(window, pageTitle.isEmpty ? defaultTitle : pageTitle)
+        gtk_window_set_title(window, windowTitle)
     }
 
     private func windowDestroyed() {
         signals.disconnectAll()
+        kioskState.idleTask?.cancel()
+        kioskState.pendingReset?.cancel()
         transport.tearDown(reason: "The journey window was closed")
         window = nil
         webView = nil
+        reloadDialog = nil
         onClosed?()
     }
 }

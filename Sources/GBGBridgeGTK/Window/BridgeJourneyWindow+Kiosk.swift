@@ -1,0 +1,223 @@
+import CWebKitGTK
+import FoundationEssentials
+import GBGBridge
+
+/// How a journey window behaves in front of the public (a bank branch, a kiosk).
+public struct KioskConfiguration: Sendable, Equatable {
+    /// The GTK accelerator that closes the window, such as `<Control><Alt>q`; `nil` means
+    /// the window cannot be closed from the keyboard or the window manager at all.
+    public var exitAccelerator: String?
+    /// Wipe the session and start again after this long without user input (keys, pointer,
+    /// touch); `nil` never does. A session nobody touched since it started is left alone.
+    public var idleReset: Duration?
+    /// How long the page's last screen stays after `journey.complete` before the session is wiped.
+    public var resetDelayAfterCompletion: Duration
+
+    public init(exitAccelerator: String? = nil, idleReset: Duration? = nil, resetDelayAfterCompletion: Duration = .seconds(3)) {
+        self.exitAccelerator = exitAccelerator
+        self.idleReset = idleReset
+        self.resetDelayAfterCompletion = resetDelayAfterCompletion
+    }
+
+    /// Parses a GTK accelerator for the exit key. It needs Control, Alt or Super, or a
+    /// function key, so that typing in the journey cannot close the kiosk; `nil` otherwise.
+    public static func parseAccelerator(_ text: String) -> (keyval: UInt32, modifiers: UInt32)? {
+        var key: guint = 0
+        var modifiers = GdkModifierType(rawValue: 0)
+        gtk_accelerator_parse(text, &key, &modifiers)
+        guard key != 0 else { return nil }
+        let strong = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SUPER_MASK.rawValue
+            | GDK_HYPER_MASK.rawValue | GDK_META_MASK.rawValue
+        let isFunctionKey = (UInt32(GDK_KEY_F1)...UInt32(GDK_KEY_F35)).contains(key)
+        guard modifiers.rawValue & strong != 0 || isFunctionKey else { return nil }
+        return (gdk_keyval_to_lower(key), modifiers.rawValue & gtk_accelerator_get_default_mod_mask().rawValue)
+    }
+
+    func matchesExitKey(keyval: UInt32, modifiers: UInt32) -> Bool {
+        guard let exitAccelerator, let accelerator = Self.parseAccelerator(exitAccelerator) else { return false }
+        return gdk_keyval_to_lower(keyval) == accelerator.keyval && modifiers == accelerator.modifiers
+    }
+}
+
+/// Kiosk bookkeeping kept by the window.
+struct KioskState {
+    var lastInput = ContinuousClock.now
+    var touchedSinceReset = false
+    var idleTask: Task<Void, Never>?
+    var pendingReset: Task<Void, Never>?
+    var crashesSinceLoad = 0
+    var resetCount = 0
+    var blankLoaded: (@MainActor () -> Void)?
+}
+
+extension BridgeJourneyWindow {
+    /// Whether ``enterKioskMode(_:)`` was called.
+    public var isKioskMode: Bool { kiosk != nil }
+    /// How many times the session was wiped and the journey started again.
+    public var sessionResetCount: Int { kioskState.resetCount }
+
+    /// Puts the window in kiosk mode, for good:
+    /// - fullscreen (also without a window manager: the window covers the primary monitor and
+    ///   has no decorations); no context menu; no inspector; no history keys, mouse buttons or swipes;
+    ///   no reload key;
+    /// - the window manager cannot close it; only `configuration.exitAccelerator` can (or nothing);
+    /// - after ``journeyDidComplete()`` or `configuration.idleReset` without input, the session
+    ///   is wiped (``resetSession(reason:)``) and the journey starts again at ``url``;
+    /// - a web-process crash restarts the journey the same way, with a notice.
+    public func enterKioskMode(_ configuration: KioskConfiguration) {
+        guard let window, let webView else { return }
+        kiosk = configuration
+        let settings = webkit_web_view_get_settings(webView)
+        webkit_settings_set_enable_developer_extras(settings, 0)
+        webkit_settings_set_enable_page_cache(settings, 0)
+        webkit_settings_set_enable_back_forward_navigation_gestures(settings, 0)
+        webkit_web_inspector_close(webkit_web_view_get_inspector(webView))
+        transport.reloadsAfterWebProcessTermination = false
+        gtk_window_fullscreen(window)
+        // Many kiosks run a bare X session with no window manager to honour "fullscreen":
+        // cover the monitor and drop the decorations ourselves as well.
+        gtk_window_set_decorated(window, 0)
+        if let display = gtk_widget_get_display(gbg_widget(window)),
+            let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        {
+            var area = GdkRectangle()
+            gdk_monitor_get_geometry(monitor, &area)
+            gtk_window_move(window, area.x, area.y)
+            gtk_window_resize(window, area.width, area.height)
+        }
+        kioskState.lastInput = .now
+        scheduleIdleCheck()
+    }
+
+    /// Tells the window the journey finished (`journey.complete`): closing no longer cancels
+    /// it, and in kiosk mode the session is wiped and the journey starts again after
+    /// ``KioskConfiguration/resetDelayAfterCompletion``.
+    public func journeyDidComplete() {
+        isJourneyInProgress = false
+        guard let kiosk, kioskState.pendingReset == nil else { return }
+        let delay = kiosk.resetDelayAfterCompletion
+        kioskState.pendingReset = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, !Task.isCancelled else { return }
+            self.kioskState.pendingReset = nil
+            await self.resetSession(reason: "The journey was completed")
+        }
+    }
+
+    /// Wipes every trace of the session and starts the journey again at ``url``: the host is
+    /// reset (pending requests settled, captures cancelled), the page is replaced by a blank
+    /// one so it cannot write again, all website data of the web context is cleared (cookies,
+    /// storage, IndexedDB, caches, service workers, HSTS), and the journey is loaded afresh.
+    public func resetSession(reason: String) async {
+        guard let webView, !isResetting else { return }
+        isResetting = true
+        kioskState.pendingReset?.cancel()
+        kioskState.pendingReset = nil
+        kioskState.touchedSinceReset = false
+        isJourneyInProgress = false
+        host.resetForNewPage(reason: "The session was reset: \(reason)")
+        hideNotice()
+
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var resumed = false
+            let resume: @MainActor () -> Void = {
+                guard !resumed else { return }
+                resumed = true
+                continuation.resume()
+            }
+            kioskState.blankLoaded = resume
+            webkit_web_view_load_html(webView, "<!doctype html><title></title>", url.absoluteString)
+            Task { @MainActor in
+                try? await Task.sleep(for: .seconds(3))
+                resume()
+            }
+        }
+        kioskState.blankLoaded = nil
+        if let context = webContext, let manager = webkit_web_context_get_website_data_manager(context) {
+            await Self.clearWebsiteData(manager)
+        }
+        kioskState.resetCount += 1
+        kioskState.lastInput = .now
+        isResetting = false
+        load()
+        onSessionReset?(reason)
+    }
+
+    /// Clears all website data of `manager`, whatever its age.
+    static func clearWebsiteData(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let box = Unmanaged.passRetained(ClearCompletion { continuation.resume() }).toOpaque()
+            webkit_website_data_manager_clear(
+                manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil,
+                { source, result, data in
+                    let completion = Unmanaged<ClearCompletion>.fromOpaque(data!).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    _ = webkit_website_data_manager_clear_finish(gbg_website_data_manager(source), result, &error)
+                    if let error { g_error_free(error) }
+                    completion.done()
+                }, box)
+        }
+    }
+
+    /// Called by the window's input handlers: keys, buttons, pointer motion, scrolling, touch.
+    func noteUserInput() {
+        kioskState.lastInput = .now
+        kioskState.touchedSinceReset = true
+    }
+
+    /// A blank document used by a reset finished loading.
+    func kioskBlankLoaded() {
+        kioskState.blankLoaded?()
+    }
+
+    func kioskLoadFinished() {
+        kioskState.crashesSinceLoad = 0
+    }
+
+    func closeKiosk() {
+        kioskState.idleTask?.cancel()
+        kioskState.pendingReset?.cancel()
+        close()
+    }
+
+    /// In kiosk mode a dead web process restarts the whole journey (wiped), waiting longer
+    /// each time it dies again before a successful load, up to 30 s.
+    func kioskWebProcessTerminated(_ reason: String) {
+        kioskState.crashesSinceLoad += 1
+        let attempt = kioskState.crashesSinceLoad
+        let delay: Duration = attempt <= 1 ? .milliseconds(300) : .seconds(min(30, 1 << min(attempt - 1, 5)))
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, self.window != nil else { return }
+            await self.resetSession(reason: reason)
+            self.showNotice("\(reason). The journey was started again from the beginning.")
+        }
+    }
+
+    private func scheduleIdleCheck() {
+        kioskState.idleTask?.cancel()
+        guard let idle = kiosk?.idleReset else { return }
+        let deadline = kioskState.lastInput + idle
+        kioskState.idleTask = Task { @MainActor [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.idleCheck()
+        }
+    }
+
+    private func idleCheck() async {
+        guard let idle = kiosk?.idleReset, window != nil else { return }
+        if ContinuousClock.now - kioskState.lastInput >= idle {
+            if kioskState.touchedSinceReset {
+                await resetSession(reason: "Nobody used the journey for \(idle.components.seconds) s")
+            }
+            kioskState.lastInput = .now
+        }
+        scheduleIdleCheck()
+    }
+}
+
+private final class ClearCompletion: @unchecked Sendable {
+    let done: () -> Void
+    init(_ done: @escaping () -> Void) { self.done = done }
+}

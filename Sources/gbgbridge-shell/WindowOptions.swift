@@ -1,0 +1,133 @@
+import ArgumentParser
+import CWebKitGTK
+import GBGBridgeGTK
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The journey window's options: where its website data lives, which certificates it trusts,
+/// and kiosk mode. Checked before any window opens (a problem is a usage error, status 2).
+struct WindowOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Keep the journey's cookies, storage and caches in this directory between runs (created if missing). Without it nothing of the journey is written to disk.",
+            valueName: "dir"))
+    var profile: String?
+
+    @Option(
+        name: .customLong("trust-certificate"),
+        help: ArgumentHelp(
+            "Trust this PEM certificate for HOST even though no known authority signed it (repeatable; one host each).",
+            valueName: "host=pem"))
+    var trustedCertificates: [String] = []
+
+    @Flag(
+        help: "Kiosk mode: fullscreen, no context menu, inspector or navigation keys; the window cannot be closed (see --kiosk-exit-key); the session is wiped and the journey starts again after journey.complete, after --idle-reset and after a web-process crash."
+    )
+    var kiosk = false
+
+    @Option(
+        name: .customLong("kiosk-exit-key"),
+        help: ArgumentHelp(
+            "With --kiosk, the GTK accelerator that closes the window, such as '<Control><Alt>q' (needs Control, Alt or Super, or a function key).",
+            valueName: "accelerator"))
+    var kioskExitKey: String?
+
+    @Option(
+        name: .customLong("idle-reset"),
+        help: ArgumentHelp(
+            "With --kiosk, wipe the session and start the journey again after this many seconds without input.",
+            valueName: "seconds"))
+    var idleReset: Double?
+
+    func validate() throws {
+        if !kiosk, kioskExitKey != nil { throw ValidationError("--kiosk-exit-key needs --kiosk.") }
+        if !kiosk, idleReset != nil { throw ValidationError("--idle-reset needs --kiosk.") }
+        if let key = kioskExitKey, KioskConfiguration.parseAccelerator(key) == nil {
+            throw ValidationError(
+                "--kiosk-exit-key: '\(key)' is not a usable GTK accelerator; write it like '<Control><Alt>q' (Control, Alt or Super, or a function key such as F12).")
+        }
+        if let seconds = idleReset, !(seconds >= 5 && seconds.isFinite) {
+            throw ValidationError("--idle-reset must be at least 5 seconds, not \(seconds).")
+        }
+        if let profile, profile.isEmpty { throw ValidationError("--profile needs a directory.") }
+        for entry in trustedCertificates {
+            _ = try TrustedCertificate(argument: entry)
+        }
+    }
+}
+
+/// One `--trust-certificate HOST=PEM`.
+struct TrustedCertificate: Equatable {
+    let host: String
+    let path: String
+
+    /// Parses and checks `HOST=PEM`: a host name (no scheme, port or path) and a readable PEM certificate.
+    init(argument: String) throws(ValidationError) {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw ValidationError(
+                "--trust-certificate takes HOST=PEM, for example journey.test=/etc/ssl/journey.pem, not '\(argument)'.")
+        }
+        let host = String(argument[..<equals]).lowercased()
+        let path = String(argument[argument.index(after: equals)...])
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" })
+        else {
+            throw ValidationError(
+                "--trust-certificate: '\(host)' is not a host name (give the name alone: no scheme, port or path).")
+        }
+        guard !path.isEmpty, ResourceLocator.isFile(path) else {
+            throw ValidationError("--trust-certificate: no such file: \(path)")
+        }
+        do {
+            let certificate = try BridgeCertificateTrust.loadCertificate(atPath: path)
+            g_object_unref(certificate)
+        } catch {
+            throw ValidationError("--trust-certificate: \(error.description)")
+        }
+        self.host = host
+        self.path = path
+    }
+}
+
+/// The window options, checked and made absolute.
+struct WindowSettings {
+    /// The persistent profile directory, or `nil` for an ephemeral session.
+    var profileDirectory: String?
+    var trustedCertificates: [TrustedCertificate] = []
+    var kiosk: KioskConfiguration?
+
+    init() {}
+
+    init(_ options: WindowOptions) throws(ShellExit) {
+        if let profile = options.profile {
+            let absolute = profile.hasPrefix("/") ? profile : (ResourceLocator.currentDirectory() ?? ".") + "/" + profile
+            guard Self.makeDirectories(absolute) else {
+                throw .usage("--profile: cannot create the directory \(absolute): \(String(cString: strerror(errno)))")
+            }
+            profileDirectory = absolute
+        }
+        do {
+            trustedCertificates = try options.trustedCertificates.map { (entry) throws(ValidationError) in
+                try TrustedCertificate(argument: entry)
+            }
+        } catch {
+            throw .usage(error.message)
+        }
+        if options.kiosk {
+            kiosk = KioskConfiguration(
+                exitAccelerator: options.kioskExitKey,
+                idleReset: options.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        }
+    }
+
+    /// `mkdir -p` with mode 0700 (the profile holds cookies); true when `path` is a directory afterwards.
+    private static func makeDirectories(_ path: String) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            guard makeDirectories(String(path[..<slash])) else { return false }
+        }
+        return mkdir(path, 0o700) == 0 || errno == EEXIST
+    }
+}
