@@ -350,13 +350,6 @@ public final class BridgeJourneyWindow {
                 if event == WEBKIT_LOAD_STARTED.rawValue { currentLoadFailure = nil }
                 if event == WEBKIT_LOAD_FINISHED.rawValue, isResetting { kioskBlankLoaded() }
             } as Signal.WithEnum)
-        // Runs after the transport's handler: with the error page in charge, WebKit's own
-        // HTML error page is not loaded behind it.
-        signals.connect(
-            view, "load-failed", trampoline: Signal.loadFailed,
-            closure: { [unowned self] (_: String, _: String, cancelled: Bool) in
-                !cancelled && showsErrorPage
-            } as Signal.LoadFailed)
         signals.connect(
             view, "context-menu", trampoline: Signal.contextMenu,
             closure: { [unowned self] (menu: gpointer?) in contextMenu(menu) } as Signal.ContextMenu)
