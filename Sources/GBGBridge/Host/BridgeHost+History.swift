@@ -85,7 +85,7 @@ extension BridgeHost {
             }
             let dropped = buffer.push(
                 message, bytes: bytes,
-                maxCount: limits.maxReceivedMessages, maxBytes: limits.maxReceivedHistoryBytes)
+                maxCount: .max, maxBytes: limits.maxReceivedHistoryBytes)
             if dropped > 0 {
                 droppedStreamMessageCount += dropped
             }

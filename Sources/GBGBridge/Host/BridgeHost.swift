@@ -162,10 +162,10 @@ public final class BridgeHost {
     /// one task only.
     ///
     /// A subscriber that falls behind does not make the host hold unbounded memory:
-    /// while more than `limits.maxReceivedMessages` messages, or more than
-    /// `limits.maxReceivedHistoryBytes` wire bytes, wait for it, the oldest waiting
-    /// messages are dropped (counted in ``droppedStreamMessageCount``). The newest is
-    /// always kept, so a subscriber that keeps up sees every message.
+    /// while more than `limits.maxReceivedHistoryBytes` wire bytes wait for it, the
+    /// oldest waiting messages are dropped (counted in ``droppedStreamMessageCount``).
+    /// The bound is by bytes only, so a burst of many small messages is kept whole.
+    /// The newest is always kept, so a subscriber that keeps up sees every message.
     public func messageStream() -> AsyncStream<BridgeMessage> {
         let buffer = MessageStreamBuffer()
         streamBuffers.append(WeakStreamBuffer(buffer: buffer))
