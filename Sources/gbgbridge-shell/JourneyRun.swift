@@ -18,7 +18,7 @@ final class JourneyRun: BridgeHostDelegate {
     let settings: ShellSettings
     let windowSettings: WindowSettings
     let host: BridgeHost
-    private let log: MessageLog?
+    let log: MessageLog?
     private var coordinator: CaptureCoordinator?
     private var window: BridgeJourneyWindow?
     private var timeoutTask: Task<Void, Never>?
@@ -46,6 +46,7 @@ final class JourneyRun: BridgeHostDelegate {
             width: settings.windowSize.width, height: settings.windowSize.height, websiteData: .context(context))
         g_object_unref(context)
         self.window = window
+        forwardConsole(of: window)
         window.defaultTitle = DesktopIdentity.applicationName
         window.developerExtrasEnabled = settings.inspector
         window.onLoadFailed = { [unowned self] failure in
@@ -221,7 +222,7 @@ final class JourneyRun: BridgeHostDelegate {
             ShellOutput.result(json)
         case .windowClosed:
             break
-        case .closedBeforeExitEvent:
+        case .closedBeforeExitEvent, .pageError:
             ShellOutput.note("error: \(outcome.message)")
         case .journeyFailed(let reason):
             ShellOutput.note("error: \(reason)")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeGTK
 
 #if canImport(Glibc)
     import Glibc
@@ -44,6 +45,28 @@ final class MessageLog {
         let line =
             "{\"t\":\(milliseconds),\"dir\":\"\(traffic.direction.rawValue)\",\"message\":\(envelopeText(traffic))}\n"
         let failure = ShellOutput.writeAll(line, to: fd)
+        if failure != 0 {
+            ShellOutput.note(
+                "warning: could not write to the message log \(path): \(String(cString: strerror(failure)))")
+            close()
+        }
+    }
+
+    /// Appends one console record or page error of the journey:
+    /// `{"t": <ms>, "console": {"level", "text", "source", "line", "column"}}`.
+    func record(console message: JourneyConsoleMessage) {
+        let record: JSONValue = [
+            "level": .string(message.level.rawValue), "text": .string(message.text),
+            "source": .string(message.source), "line": .number(Double(message.line)),
+            "column": .number(Double(message.column)),
+        ]
+        write(key: "console", value: (try? record.jsonText()) ?? "null")
+    }
+
+    private func write(key: String, value: String) {
+        guard fd >= 0 else { return }
+        let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let failure = ShellOutput.writeAll("{\"t\":\(milliseconds),\"\(key)\":\(value)}\n", to: fd)
         if failure != 0 {
             ShellOutput.note(
                 "warning: could not write to the message log \(path): \(String(cString: strerror(failure)))")

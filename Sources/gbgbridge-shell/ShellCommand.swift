@@ -27,6 +27,7 @@ struct ShellCommand: ParsableCommand {
               2  usage error: a bad option, value, URL, input file or output path
               3  timeout: the journey did not finish within --timeout seconds
               4  the window was closed before the --exit-on event arrived
+              5  --fail-on-page-error: the journey threw an uncaught error
               128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP)
 
             Environment: GBGBRIDGE_RESOURCES names the directory holding demo/, \
@@ -134,6 +135,7 @@ struct ShellCommand: ParsableCommand {
             valueName: "WIDTHxHEIGHT"))
     var windowSize: String = "1280x900"
     @OptionGroup var window: WindowOptions
+    @OptionGroup var console: ConsoleOptions
 
     // Values are checked in ShellSettings, which reports each problem as one line (status 2).
 }

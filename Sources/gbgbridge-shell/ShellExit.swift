@@ -12,11 +12,13 @@ enum ShellExit: Equatable {
     case usage(String)
     /// `--timeout` elapsed first.
     case timedOut(seconds: Double)
+    /// `--fail-on-page-error`: the journey threw an uncaught error or left a rejection unhandled.
+    case pageError(String)
     /// A signal (SIGINT, SIGTERM) asked the shell to stop.
     case interrupted(signal: Int32)
 
     /// The process exit status: 0 finished, 1 failed, 2 usage error, 3 timeout, 4 window closed
-    /// before the `--exit-on` event, 128+N for signal N.
+    /// before the `--exit-on` event, 5 page error (with `--fail-on-page-error`), 128+N for signal N.
     var status: Int32 {
         switch self {
         case .exitEvent, .windowClosed: 0
@@ -24,6 +26,7 @@ enum ShellExit: Equatable {
         case .usage: 2
         case .timedOut: 3
         case .closedBeforeExitEvent: 4
+        case .pageError: 5
         case .interrupted(let signal): 128 + signal
         }
     }
@@ -33,7 +36,7 @@ extension ShellExit: Error {
     /// The readable reason, for outcomes that carry one.
     var message: String {
         switch self {
-        case .journeyFailed(let text), .usage(let text): text
+        case .journeyFailed(let text), .usage(let text), .pageError(let text): text
         case .exitEvent, .windowClosed: "finished"
         case .timedOut(let seconds): "timed out after \(seconds) s"
         case .closedBeforeExitEvent(let action): "the window was closed before the journey sent '\(action)'"

@@ -40,6 +40,10 @@ struct ShellSettings {
     var timeout: Double?
     var screenshotPath: String?
     var headless: Bool
+    /// Whether the journey's console and page errors are printed and logged.
+    var forwardsConsole: Bool
+    /// `--fail-on-page-error`: an uncaught page error ends the run with status 5.
+    var failsOnPageError: Bool
     var windowSize: WindowSize
 
     /// Whether nobody is expected at the keyboard (the bundled demo then runs its steps by itself).
@@ -109,6 +113,8 @@ struct ShellSettings {
         }
         screenshotPath = command.screenshot
         headless = command.headless
+        failsOnPageError = command.console.failOnPageError
+        forwardsConsole = command.console.console ?? (command.headless || failsOnPageError)
         windowSize = try OptionValues.windowSize(command.windowSize, smallest: (320, 240), largest: (7680, 4320))
 
         var inputs: [OutputPaths.NamedFile] = []
