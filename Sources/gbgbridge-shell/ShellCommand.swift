@@ -27,7 +27,7 @@ struct ShellCommand: ParsableCommand {
               2  usage error: a bad option, value, URL, input file or output path
               3  timeout: the journey did not finish within --timeout seconds
               4  the window was closed before the --exit-on event arrived
-              5  --fail-on-page-error: the journey threw an uncaught error
+              5  --fail-on-page-error: the journey threw an uncaught error or left a rejection unhandled
               128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP)
 
             Environment: GBGBRIDGE_RESOURCES names the directory holding demo/, \
