@@ -24,13 +24,19 @@ let package = Package(
         .target(name: "GBGBridge", swiftSettings: strict),
         .target(name: "GBGBridgeTestSupport", dependencies: ["GBGBridge"], swiftSettings: strict),
 
+        // Translations of user-facing text (glibc gettext).
+        .systemLibrary(name: "CGettext"),
+        .target(name: "GBGBridgeLocalization", dependencies: ["CGettext"], swiftSettings: strict),
+
         // WebKitGTK transport and widgets.
         .systemLibrary(
             name: "CWebKitGTK",
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
-        .target(name: "GBGBridgeGTK", dependencies: ["GBGBridge", "CWebKitGTK"], swiftSettings: strict),
+        .target(
+            name: "GBGBridgeGTK", dependencies: ["GBGBridge", "GBGBridgeLocalization", "CWebKitGTK"],
+            swiftSettings: strict),
 
         // Cameras.
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
@@ -38,7 +44,7 @@ let package = Package(
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -48,8 +54,8 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-shell",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "GBGBridgeCapture",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture",
+                "GBGBridgeCapture", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
