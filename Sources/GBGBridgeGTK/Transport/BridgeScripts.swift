@@ -6,7 +6,9 @@
 /// `window.webkit.messageHandlers.gbgBridge.postMessage`: it turns the body
 /// into JSON text, checks its size and hands it to the relay in the isolated
 /// world as a synchronous DOM event on the top window. The relay forwards it
-/// only when the top document's origin is allowed.
+/// only when the top document's origin is allowed. Messages posted in one turn
+/// of the page leave the relay as one native message (an array of JSON texts,
+/// in order), which the transport splits.
 ///
 /// Native-to-web delivery runs the other way: the transport evaluates a call
 /// in the isolated world, which checks the document token (a secret of that
@@ -187,14 +189,20 @@ enum BridgeScripts {
               var random = new Uint32Array(4);
               crypto.getRandomValues(random);
               var token = Array.prototype.map.call(random, function (n) { return n.toString(36); }).join("-");
+              var queue = [];
               function isAllowed() { return allowed.indexOf(location.origin) >= 0; }
+              function flush() {
+                var batch = queue;
+                queue = [];
+                bridge.postMessage(batch.length === 1 ? batch[0] : batch);
+              }
               function reject() {
                 control.postMessage({ kind: "rejected", origin: location.origin, fromTopFrame: true });
               }
               window.addEventListener("\(messageEvent)", function (event) {
                 event.stopImmediatePropagation();
                 if (!isAllowed()) { reject(); return; }
-                if (typeof event.detail === "string") { bridge.postMessage(event.detail); }
+                if (typeof event.detail === "string" && queue.push(event.detail) === 1) { queueMicrotask(flush); }
               }, true);
               window.addEventListener("\(noticeEvent)", function (event) {
                 event.stopImmediatePropagation();

@@ -198,9 +198,29 @@ public final class WebKitBridgeTransport: BridgeTransport {
         guard let result, let value = webkit_javascript_result_get_js_value(OpaquePointer(result)) else { return }
         if jsc_value_is_string(value) != 0 {
             host.receive(text: Self.takeString(jsc_value_to_string(value)))
-            return
+        } else if jsc_value_is_array(value) != 0 {
+            receiveBatch(value)
+        } else {
+            host.lastError = "Rejected a message from the page: its body is not JSON text"
         }
-        host.lastError = "Rejected a message from the page: its body is not JSON text"
+    }
+
+    /// Messages the relay collected in one turn of the page, received in order.
+    private func receiveBatch(_ batch: UnsafeMutablePointer<JSCValue>) {
+        var length: Int32 = 0
+        if let property = jsc_value_object_get_property(batch, "length") {
+            length = jsc_value_to_int32(property)
+            g_object_unref(property)
+        }
+        for index in 0..<UInt32(max(0, length)) {
+            guard let item = jsc_value_object_get_property_at_index(batch, index) else { continue }
+            defer { g_object_unref(item) }
+            if jsc_value_is_string(item) != 0 {
+                host.receive(text: Self.takeString(jsc_value_to_string(item)))
+            } else {
+                host.lastError = "Rejected a message from the page: its body is not JSON text"
+            }
+        }
     }
 
     private func receiveControl(_ result: gpointer?) {
