@@ -49,6 +49,10 @@ struct OriginPolicyTests {
     @Test("script string literals survive any text")
     func literals() {
         #expect(BridgeScripts.javaScriptStringLiteral("a\"b\\c\n\u{2028}\u{2029}\u{1}é") == #""a\"b\\c\u000a\u2028\u2029\u0001é""#)
+        #expect(BridgeScripts.javaScriptStringLiteral("€ ok\u{2028}xx€") == #""€ ok\u2028xx€""#)
+        #expect(BridgeScripts.javaScriptStringLiteral("") == #""""#)
+        let long = String(repeating: "QUJD", count: 5000)
+        #expect(BridgeScripts.javaScriptStringLiteral(long + "\"" + long) == "\"" + long + "\\\"" + long + "\"")
     }
 
     @Test("delivery scripts are one call with one array of string literals")

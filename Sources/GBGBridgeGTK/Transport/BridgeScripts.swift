@@ -259,33 +259,48 @@ enum BridgeScripts {
     }
 
     /// Appends `text` as a double-quoted string literal that is valid JSON and JavaScript.
+    ///
+    /// Runs of bytes that need no escape are copied in one piece, so a large
+    /// base64 payload costs little more than a copy.
     static func appendStringLiteral(of text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
+            var runStart = 0
             var index = 0
             let count = bytes.count
+            func flushRun() {
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            }
             while index < count {
                 let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "\""):
-                    output.append(UInt8(ascii: "\\"))
-                    output.append(byte)
-                case UInt8(ascii: "\\"):
-                    output.append(UInt8(ascii: "\\"))
-                    output.append(byte)
-                case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] & 0xFE) == 0xA8:
-                    output.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                    index += 2
-                case 0..<0x20:
-                    output.append(contentsOf: "\\u00".utf8)
-                    output.append(hexDigit(byte >> 4))
-                    output.append(hexDigit(byte & 0x0F))
-                default:
-                    output.append(byte)
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte == 0xE2 else {
+                    index += 1
+                    continue
                 }
-                index += 1
+                if byte == 0xE2 {
+                    guard index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] & 0xFE == 0xA8 else {
+                        index += 1
+                        continue
+                    }
+                    flushRun()
+                    output.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    index += 3
+                } else {
+                    flushRun()
+                    if byte < 0x20 {
+                        output.append(contentsOf: "\\u00".utf8)
+                        output.append(hexDigit(byte >> 4))
+                        output.append(hexDigit(byte & 0x0F))
+                    } else {
+                        output.append(UInt8(ascii: "\\"))
+                        output.append(byte)
+                    }
+                    index += 1
+                }
+                runStart = index
             }
+            flushRun()
         }
         output.append(UInt8(ascii: "\""))
     }
