@@ -55,9 +55,18 @@ struct OriginPolicyTests {
         #expect(BridgeScripts.javaScriptStringLiteral(long + "\"" + long) == "\"" + long + "\\\"" + long + "\"")
     }
 
-    @Test("delivery scripts are one call with one array of string literals")
+    @Test("delivery scripts are one call with one array: the token, then object literals")
     func deliveryScript() {
-        let script = BridgeScripts.delivery(of: [#"{"a":"x\"y"}"#, "{}"], toDocument: "t-1")
-        #expect(script == #"__gbgBridgeDeliver(["t-1","{\"a\":\"x\\\"y\"}","{}"])"#)
+        let script = String(decoding: BridgeScripts.delivery(of: [#"{"a":"x\"y"}"#, "{}"], toDocument: "t-1"), as: UTF8.self)
+        #expect(script == #"__gbgBridgeDeliver(["t-1",{"a":"x\"y"},{}])"#)
+    }
+
+    @Test("messages that may name __proto__ travel as string literals")
+    func protoKeysStayKeys() {
+        let script = String(
+            decoding: BridgeScripts.delivery(
+                of: [#"{"__proto__":{"x":1}}"#, #"{"a":"\u005f_proto__"}"#, #"{"b":"__prot"}"#], toDocument: "t"),
+            as: UTF8.self)
+        #expect(script == #"__gbgBridgeDeliver(["t","{\"__proto__\":{\"x\":1}}","{\"a\":\"\\u005f_proto__\"}",{"b":"__prot"}])"#)
     }
 }

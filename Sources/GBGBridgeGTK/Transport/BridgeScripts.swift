@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The JavaScript the transport injects, and the names it shares with it.
 ///
 /// Two worlds take part. The message handlers, the document token and the
@@ -102,7 +106,8 @@ enum BridgeScripts {
           listen.call(target, "\(deliverEvent)", function (event) {
             event.stopImmediatePropagation();
             try {
-              window.GBGBridge.receive(parse(event.detail));
+              var detail = event.detail;
+              window.GBGBridge.receive(typeof detail === "string" ? parse(detail) : detail);
             } catch (error) {
               send("\(deliverFailedEvent)", replace.call(String(error), /\\s+/g, " "));
             }
@@ -241,22 +246,54 @@ enum BridgeScripts {
 
     /// The isolated-world script delivering encoded messages, in order, to the document holding `token`.
     ///
-    /// Shaped as one call with one array literal of strings, which JavaScriptCore
-    /// reads with its fast literal parser. Evaluates to `-1` when the document has
-    /// changed, `0` when all were delivered, else to `index:error` lines for the
-    /// messages whose `receive` call threw.
-    static func delivery(of messages: [String], toDocument token: String) -> String {
+    /// Shaped as one call with one array literal: the token, then each message's
+    /// JSON text as an object literal, which JavaScriptCore reads with its fast
+    /// literal parser; WebKit hands the page world a structured clone of it. A
+    /// message that may name a `__proto__` key goes as a string literal instead (an
+    /// object literal would set the prototype rather than keep the key), parsed in the
+    /// page; so does any text with a `\\u` escape, which could spell that key.
+    /// Evaluates to `-1` when the document has changed, `0` when all were
+    /// delivered, else to `index:error` lines for the messages whose `receive` call threw.
+    static func delivery(of messages: [String], toDocument token: String) -> [UInt8] {
         var script: [UInt8] = []
-        script.reserveCapacity(messages.reduce(64 + token.utf8.count) { $0 + $1.utf8.count + $1.utf8.count / 8 + 4 })
+        script.reserveCapacity(messages.reduce(64 + token.utf8.count) { $0 + $1.utf8.count + 4 })
         script.append(contentsOf: "\(deliverFunction)([".utf8)
         appendStringLiteral(of: token, to: &script)
         for json in messages {
             script.append(UInt8(ascii: ","))
-            appendStringLiteral(of: json, to: &script)
+            if mayNameProtoKey(json) {
+                appendStringLiteral(of: json, to: &script)
+            } else {
+                script.append(contentsOf: json.utf8)
+            }
         }
         script.append(contentsOf: "])".utf8)
-        return String(decoding: script, as: UTF8.self)
+        return script
     }
+
+    /// Whether `json` contains `__proto__` or a `\\u` escape (two `memchr` scans).
+    private static func mayNameProtoKey(_ json: String) -> Bool {
+        var json = json
+        return json.withUTF8 { text in
+            guard let base = text.baseAddress else { return false }
+            let end = base + text.count
+            var cursor = base
+            while cursor < end, let found = memchr(cursor, Int32(UInt8(ascii: "\\")), end - cursor) {
+                let at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                if at + 1 < end && at[1] == UInt8(ascii: "u") { return true }
+                cursor = at + 2
+            }
+            cursor = base
+            while cursor < end, let found = memchr(cursor, Int32(UInt8(ascii: "_")), end - cursor) {
+                let at = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                if end - at >= protoKey.count && memcmp(at, protoKey, protoKey.count) == 0 { return true }
+                cursor = at + 1
+            }
+            return false
+        }
+    }
+
+    private static let protoKey: [UInt8] = Array("__proto__".utf8)
 
     /// Appends `text` as a double-quoted string literal that is valid JSON and JavaScript.
     ///

@@ -181,9 +181,18 @@ public final class WebKitBridgeTransport: BridgeTransport {
         world: String? = nil,
         completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
     ) {
+        evaluate(Array(script.utf8), in: webView, world: world, completion: completion)
+    }
+
+    /// Evaluates UTF-8 script text as is (large delivery scripts are not copied into a `String`).
+    private func evaluate(
+        _ script: [UInt8],
+        in webView: UnsafeMutablePointer<WebKitWebView>,
+        world: String? = nil,
+        completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
+    ) {
         let context = Unmanaged.passRetained(EvaluationCompletion(completion)).toOpaque()
-        var script = script
-        script.withUTF8 { bytes in
+        script.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { text in
                 webkit_web_view_evaluate_javascript(
                     webView, text.baseAddress, gssize(text.count), world, nil, nil,
