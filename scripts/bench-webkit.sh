@@ -1,14 +1,16 @@
 #!/bin/sh
 # Transport benchmark: the Swift stack (gbgbridge-webkit-bench) and the minimal C
-# WebKitGTK echo host (the floor) on the same page, under Xvfb, alternating runs;
-# prints the median of each number over the runs and the ratio ours / floor.
+# WebKitGTK echo host (the floor) on the same page, under Xvfb, alternating runs.
+# The floor runs twice: with the page posting objects, and posting JSON strings
+# (as webview/webview hosts do). Prints the median of each number over the runs
+# and the ratios ours / object floor and ours / string floor.
 # Usage: scripts/bench-webkit.sh [runs]   (default 3)
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-3}
 out=.build/bench
 mkdir -p "$out"
-rm -f "$out"/swift-*.txt "$out"/floor-*.txt
+rm -f "$out"/swift-*.txt "$out"/floor-*.txt "$out"/strings-*.txt
 export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
 
 swift build -c release --product gbgbridge-webkit-bench >/dev/null 2>&1
@@ -23,6 +25,7 @@ i=1
 while [ "$i" -le "$runs" ]; do
     run "$bench" > "$out/swift-$i.txt"
     run "$out/gbgbridge-c-floor" > "$out/floor-$i.txt"
+    run "$out/gbgbridge-c-floor" --strings > "$out/strings-$i.txt"
     i=$((i + 1))
 done
 
@@ -34,12 +37,13 @@ awk '
         return a[int((n + 1) / 2)]
     }
     FILENAME ~ /swift-/ { if (!($1 in ours)) order[++n] = $1; ours[$1] = ours[$1] " " $2; next }
+    FILENAME ~ /strings-/ { strings[$1] = strings[$1] " " $2; next }
     { floor[$1] = floor[$1] " " $2 }
+    function ratio(a, b) { return (b + 0 != 0) ? sprintf("%.2f", a / b) : "-" }
     END {
-        printf "%-34s %12s %12s %8s\n", "measure", "ours", "C floor", "ratio"
+        printf "%-34s %10s %10s %10s %8s %8s\n", "measure", "ours", "obj floor", "str floor", "/obj", "/str"
         for (i = 1; i <= n; i++) {
-            k = order[i]; o = median(ours[k]); f = median(floor[k])
-            ratio = (f + 0 != 0) ? sprintf("%.2f", o / f) : "-"
-            printf "%-34s %12s %12s %8s\n", k, o, f, ratio
+            k = order[i]; o = median(ours[k]); f = median(floor[k]); t = median(strings[k])
+            printf "%-34s %10s %10s %10s %8s %8s\n", k, o, f, t, ratio(o, f), ratio(o, t)
         }
-    }' "$out"/swift-*.txt "$out"/floor-*.txt
+    }' "$out"/swift-*.txt "$out"/floor-*.txt "$out"/strings-*.txt

@@ -5,7 +5,11 @@
  * the JSCValue (no JSON round trip) and replies are preformatted strings.
  * Prints the same "name value" lines as gbgbridge-webkit-bench.
  *
- * Usage: gbgbridge-c-floor <bench-page.html>   (under xvfb-run)
+ * With --strings the page posts JSON text instead of objects (the way
+ * webview/webview hosts do), to a "gbgBridgeText" handler, and the host parses
+ * it with jsc_value_new_from_json before reading the same fields.
+ *
+ * Usage: gbgbridge-c-floor [--strings] <bench-page.html>   (under xvfb-run)
  */
 #include <webkit2/webkit2.h>
 #include <stdio.h>
@@ -29,6 +33,7 @@ static double phase_start;
 static char *big_payload;
 static double big_times[3];
 static int big_count;
+static int post_strings;
 
 static double now_ms(void) {
     struct timespec t;
@@ -125,7 +130,14 @@ static void on_event(const char *action, JSCValue *data) {
 }
 
 static void on_message(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer user_data) {
-    JSCValue *message = webkit_javascript_result_get_js_value(result);
+    JSCValue *posted = webkit_javascript_result_get_js_value(result);
+    JSCValue *message = g_object_ref(posted);
+    if (jsc_value_is_string(posted)) {
+        char *text = jsc_value_to_string(posted);
+        g_object_unref(message);
+        message = jsc_value_new_from_json(jsc_value_get_context(posted), text);
+        g_free(text);
+    }
     char *type = string_property(message, "type");
     char *id = string_property(message, "correlationId");
     JSCValue *payload = jsc_value_object_get_property(message, "payload");
@@ -146,21 +158,24 @@ static void on_message(WebKitUserContentManager *manager, WebKitJavascriptResult
     g_free(action);
     g_free(id);
     g_free(type);
+    g_object_unref(message);
 }
 
 int main(int argc, char **argv) {
     started_at = now_ms();
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s <bench-page.html>\n", argv[0]);
+    post_strings = argc == 3 && strcmp(argv[1], "--strings") == 0;
+    if (argc != 2 + post_strings) {
+        fprintf(stderr, "usage: %s [--strings] <bench-page.html>\n", argv[0]);
         return 2;
     }
+    const char *page_path = argv[1 + post_strings];
     if (!gtk_init_check(&argc, &argv)) {
         fprintf(stderr, "error: no display (run under xvfb-run)\n");
         return 1;
     }
     char *page = NULL;
-    if (!g_file_get_contents(argv[1], &page, NULL, NULL)) {
-        fprintf(stderr, "error: cannot read %s\n", argv[1]);
+    if (!g_file_get_contents(page_path, &page, NULL, NULL)) {
+        fprintf(stderr, "error: cannot read %s\n", page_path);
         return 1;
     }
     arrivals = malloc(sizeof(double) * (ROUND_TRIPS + 1));
@@ -175,13 +190,19 @@ int main(int argc, char **argv) {
     view = WEBKIT_WEB_VIEW(webkit_web_view_new());
     WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager(view);
     WebKitUserScript *bootstrap = webkit_user_script_new(
-        "window.GBGBridge = window.GBGBridge || {};"
-        "window.GBGBridge.receive = window.GBGBridge.receive || function(){};",
+        post_strings ? "window.GBGBridge = window.GBGBridge || {};"
+                       "window.GBGBridge.receive = window.GBGBridge.receive || function(){};"
+                       "window.__benchPostsStrings = true;"
+                     : "window.GBGBridge = window.GBGBridge || {};"
+                       "window.GBGBridge.receive = window.GBGBridge.receive || function(){};",
         WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+    const char *handler = post_strings ? "gbgBridgeText" : "gbgBridge";
+    char *signal = g_strconcat("script-message-received::", handler, NULL);
     webkit_user_content_manager_add_script(manager, bootstrap);
     webkit_user_script_unref(bootstrap);
-    g_signal_connect(manager, "script-message-received::gbgBridge", G_CALLBACK(on_message), NULL);
-    webkit_user_content_manager_register_script_message_handler(manager, "gbgBridge");
+    g_signal_connect(manager, signal, G_CALLBACK(on_message), NULL);
+    g_free(signal);
+    webkit_user_content_manager_register_script_message_handler(manager, handler);
     gtk_container_add(GTK_CONTAINER(window), GTK_WIDGET(view));
     gtk_widget_show_all(window);
     webkit_web_view_load_html(view, page, BASE_URI);
