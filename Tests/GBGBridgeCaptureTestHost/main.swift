@@ -20,17 +20,23 @@ import Glibc
 //   gbgbridge-capture-testhost size
 //       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
 
-setvbuf(stdout, nil, _IOLBF, 0)
-var arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(CommandLine.arguments.dropFirst())
 
+@MainActor
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
 }
 
 func fail(_ message: String) -> Never {
-    print("error: \(message)")
+    say("error: \(message)")
     exit(1)
+}
+
+/// Prints a line at once (the tests read the output while the program runs).
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
 }
 
 guard let command = arguments.first else {
@@ -51,10 +57,19 @@ g_timeout_add_seconds(120, { _ in
 func press(_ keyval: Int32, on window: UnsafeMutablePointer<GtkWindow>) {
     let widget = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
     guard let gdkWindow = gtk_widget_get_window(widget), let event = gdk_event_new(GDK_KEY_PRESS) else { return }
-    event.pointee.key.window = UnsafeMutablePointer(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(gdkWindow))))
+    event.pointee.key.window = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(gdkWindow)))
     event.pointee.key.send_event = 1
     event.pointee.key.time = guint32(GDK_CURRENT_TIME)
     event.pointee.key.keyval = guint(keyval)
+    // Mnemonics and accelerators are looked up by hardware key code.
+    var keys: UnsafeMutablePointer<GdkKeymapKey>?
+    var count: Int32 = 0
+    if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
+        let keys, count > 0
+    {
+        event.pointee.key.hardware_keycode = guint16(keys[0].keycode)
+        g_free(keys)
+    }
     let seat = gdk_display_get_default_seat(gdk_display_get_default())
     gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
     gtk_main_do_event(event)
@@ -126,7 +141,7 @@ func run() async {
         let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
         var area = GdkRectangle()
         if let monitor { gdk_monitor_get_workarea(monitor, &area) }
-        print("window \(width) \(height) workarea \(area.width) \(area.height)")
+        say("window \(width) \(height) workarea \(area.width) \(area.height)")
         exit(0)
     }
 
@@ -146,7 +161,7 @@ func run() async {
         fail("unknown state \(state)")
     }
     try? await Task.sleep(for: .milliseconds(400))
-    print("READY \(state)")
+    say("READY \(state)")
     if let path = option("--screenshot") {
         screenshot(dialog, to: path)
         exit(0)
@@ -157,7 +172,7 @@ func run() async {
     }
     let hold = option("--hold").flatMap(Double.init) ?? 30
     try? await Task.sleep(for: .milliseconds(Int(hold * 1000)))
-    print("DONE \(finished.map { "\($0)" } ?? "open")")
+    say("DONE \(finished.map { "\($0)" } ?? "open")")
     exit(0)
 }
 

@@ -84,6 +84,7 @@ struct CaptureWindowScreenshotTests {
         }
         gtk_button_clicked(gtkCast(window.cancelButton))
         #expect(await GTKTestEnvironment.pump { window.isClosed })
+        #expect(await GTKTestEnvironment.pump { !page.responses(to: "unplug").isEmpty })
         #expect(page.responses(to: "unplug").first?.payload.error?.code == "CAMERA_DISCONNECTED")
     }
 

@@ -157,6 +157,7 @@ public final class CaptureWindow {
         gtk_label_set_xalign(gtkCast(hintLabel), 0)
         gtk_label_set_line_wrap(gtkCast(hintLabel), 1)
         gtk_widget_set_hexpand(hintLabel, 1)
+        gtk_widget_set_no_show_all(hintLabel, 1)
         gtk_box_pack_start(gtkCast(infoRow), hintLabel, 1, 1, 0)
         gtk_label_set_xalign(gtkCast(modeLabel), 1)
         gtk_style_context_add_class(gtk_widget_get_style_context(modeLabel), "dim-label")
@@ -233,6 +234,14 @@ public final class CaptureWindow {
             guard let self, let event else { return false }
             return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
         }
+        // GTK hides the focus ring until the first key press (and again after mouse clicks); keep it drawn.
+        SignalConnection.connect(UnsafeMutableRawPointer(window), "notify::focus-visible") { [weak self] _ in
+            guard let self, !self.isClosed, gtk_widget_get_realized(self.window) != 0 else { return false }
+            if gtk_window_get_focus_visible(gtkCast(self.window)) == 0 {
+                gtk_window_set_focus_visible(gtkCast(self.window), 1)
+            }
+            return false
+        }
         SignalConnection.connect(UnsafeMutableRawPointer(window), "delete-event") { [weak self] _ in
             self?.cancel(reason: "User closed the capture window")
             return true
@@ -266,11 +275,11 @@ public final class CaptureWindow {
         }
         let size = defaultSize(near: parent)
         gtk_window_set_default_size(gtkWindow, Int32(size.width), Int32(size.height))
-        gtk_window_set_focus_visible(gtkWindow, 1)
         gtk_widget_show_all(window)
         render()
         gtk_widget_grab_focus(captureButton)
         gtk_window_present(gtkWindow)
+        gtk_window_set_focus_visible(gtkWindow, 1)
     }
 
     /// The default size for the work area of the monitor showing `parent` (or the primary monitor).
