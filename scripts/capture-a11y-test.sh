@@ -25,9 +25,10 @@ for screen in 1024x600 1366x768; do
     fi
 done
 
+# Debian's python3-gi belongs to /usr/bin/python3 (not to a python3 from pyenv or a venv earlier on PATH).
 # GTK loads the AT-SPI bridge unless told not to; the accessibility bus is started on demand
 # (org.a11y.Bus on the private session bus).
 unset NO_AT_BRIDGE GTK_A11Y
 xvfb-run -a -s "-screen 0 1280x1024x24" \
-    dbus-run-session -- python3 Tests/GBGBridgeCaptureA11y/check_capture_dialog.py "$host" || failed=1
+    dbus-run-session -- /usr/bin/python3 Tests/GBGBridgeCaptureA11y/check_capture_dialog.py "$host" || failed=1
 exit $failed

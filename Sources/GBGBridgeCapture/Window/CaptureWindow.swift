@@ -192,6 +192,8 @@ public final class CaptureWindow {
 
     /// Names, descriptions and roles for screen readers (ATK, exposed over AT-SPI).
     private func describeForAssistiveTechnologies() {
+        // GTK gives GtkDialog the dialog role, but a plain GtkWindow is a frame even with the dialog type hint.
+        accessible(window, role: ATK_ROLE_DIALOG)
         accessible(preview, name: tr("Camera preview"), role: ATK_ROLE_VIDEO)
         accessible(statusLabel, role: ATK_ROLE_STATUSBAR)
         accessible(hintLabel, role: ATK_ROLE_STATUSBAR, description: tr("Guidance for the photo"))
