@@ -87,19 +87,37 @@ func wait(seconds: Double = 15, until condition: @MainActor () -> Bool) async ->
     return true
 }
 
-/// Paints the dialog into a PNG (the screen is not read, so nothing covering it matters).
+/// Paints the dialog into a PNG (the screen is not read, so nothing covering it matters). Tries again for
+/// a while when the painting comes out empty (the window was not mapped or laid out yet).
 @MainActor
-func screenshot(_ window: UnsafeMutablePointer<GtkWindow>, to path: String) {
+func screenshot(_ window: UnsafeMutablePointer<GtkWindow>, to path: String) async {
     let widget = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
-    let width = gtk_widget_get_allocated_width(widget)
-    let height = gtk_widget_get_allocated_height(widget)
-    let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
-    let context = cairo_create(surface)!
-    gtk_widget_draw(widget, context)
-    cairo_destroy(context)
-    let status = cairo_surface_write_to_png(surface, path)
-    cairo_surface_destroy(surface)
-    if status != CAIRO_STATUS_SUCCESS { fail("could not write \(path)") }
+    for _ in 0..<20 {
+        let width = gtk_widget_get_allocated_width(widget)
+        let height = gtk_widget_get_allocated_height(widget)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
+        defer { cairo_surface_destroy(surface) }
+        let context = cairo_create(surface)!
+        gtk_widget_draw(widget, context)
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
+        if gtk_widget_get_mapped(widget) != 0, isPainted(surface) {
+            if cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS { fail("could not write \(path)") }
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(250))
+    }
+    fail("the dialog did not paint")
+}
+
+/// Whether the middle row of the image has opaque pixels.
+func isPainted(_ surface: OpaquePointer) -> Bool {
+    guard let data = cairo_image_surface_get_data(surface) else { return false }
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    let width = Int(cairo_image_surface_get_width(surface))
+    let row = UnsafeMutableRawPointer(data + stride * Int(cairo_image_surface_get_height(surface)) / 2)
+        .assumingMemoryBound(to: UInt32.self)
+    return (0..<width).contains { row[$0] >> 24 != 0 }
 }
 
 @MainActor
@@ -163,7 +181,7 @@ func run() async {
     try? await Task.sleep(for: .milliseconds(400))
     say("READY \(state)")
     if let path = option("--screenshot") {
-        screenshot(dialog, to: path)
+        await screenshot(dialog, to: path)
         exit(0)
     }
     if let delay = option("--press-capture-after").flatMap(Double.init) {

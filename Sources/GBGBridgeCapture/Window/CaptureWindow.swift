@@ -322,7 +322,7 @@ public final class CaptureWindow {
         let text = text.flatMap { $0.isEmpty ? nil : $0 }
         guard text != hint, !isClosed else { return }
         hint = text
-        gtk_label_set_text(gtkCast(hintLabel), text ?? "")
+        gtk_label_set_markup(gtkCast(hintLabel), text.map { "<b>\(markupEscaped($0))</b>" } ?? "")
         gtk_widget_set_visible(hintLabel, text == nil ? 0 : 1)
         if let text { announce(text) }
     }
