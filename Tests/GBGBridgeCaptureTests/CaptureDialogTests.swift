@@ -169,6 +169,19 @@ struct CaptureDialogTests {
         _ = try await response("dialog")
     }
 
+    @Test func withoutAParentTheApplicationsOnlyWindowIsTheParent() async throws {
+        let journey = try #require(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        defer { gtk_widget_destroy(journey) }
+        gtk_widget_show_all(journey)
+        let coordinator = try await coordinator()
+        let window = try await open(coordinator, .document, id: "implicit-parent")
+        let dialog: UnsafeMutablePointer<GtkWindow> = gtkCast(window.window)
+        #expect(gtk_window_get_transient_for(dialog) == UnsafeMutablePointer<GtkWindow>(OpaquePointer(journey)))
+        #expect(gtk_window_get_modal(dialog) != 0)
+        Keyboard.press(GDK_KEY_Escape, on: window.window)
+        _ = try await response("implicit-parent")
+    }
+
     // MARK: Accessibility
 
     @Test func everyControlHasANameAndTheRightRole() async throws {

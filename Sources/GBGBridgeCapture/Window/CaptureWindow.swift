@@ -259,13 +259,15 @@ public final class CaptureWindow {
     // MARK: Lifecycle
 
     /// Starts the selected source and shows the window: a dialog transient for and modal to `parent` (in
-    /// its window group, centred on it, not in the taskbar), sized to fit the monitor's work area. Throws
-    /// when the source cannot be opened; the window is then not shown and `onFinish` is not called.
+    /// its window group, centred on it, not in the taskbar), sized to fit the monitor's work area. Without
+    /// `parent`, the application's active window is the parent (or its only visible normal window, if it
+    /// has exactly one). Throws when the source cannot be opened; the window is then not shown and
+    /// `onFinish` is not called.
     public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
         guard !isClosed else { return }
         let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
-        if let parent {
+        if let parent = parent ?? applicationWindow() {
             gtk_window_set_transient_for(gtkWindow, parent)
             gtk_window_set_modal(gtkWindow, 1)
             gtk_window_set_skip_taskbar_hint(gtkWindow, 1)
@@ -275,13 +277,35 @@ public final class CaptureWindow {
                 gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow)
             }
         }
-        let size = defaultSize(near: parent)
+        let size = defaultSize(near: gtk_window_get_transient_for(gtkWindow))
         gtk_window_set_default_size(gtkWindow, Int32(size.width), Int32(size.height))
         gtk_widget_show_all(window)
         render()
         gtk_widget_grab_focus(captureButton)
         gtk_window_present(gtkWindow)
         gtk_window_set_focus_visible(gtkWindow, 1)
+    }
+
+    /// The window a parentless dialog belongs to: the application's active toplevel, else its only visible
+    /// normal toplevel; nil when that is ambiguous.
+    private func applicationWindow() -> UnsafeMutablePointer<GtkWindow>? {
+        guard let list = gtk_window_list_toplevels() else { return nil }
+        defer { g_list_free(list) }
+        var candidates: [UnsafeMutablePointer<GtkWindow>] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            node = current.pointee.next
+            guard let data = current.pointee.data else { continue }
+            let widget = data.assumingMemoryBound(to: GtkWidget.self)
+            let candidate = data.assumingMemoryBound(to: GtkWindow.self)
+            guard widget != window, gtk_widget_get_visible(widget) != 0,
+                gtk_window_get_window_type(candidate) == GTK_WINDOW_TOPLEVEL,
+                gtk_window_get_type_hint(candidate) == GDK_WINDOW_TYPE_HINT_NORMAL
+            else { continue }
+            if gtk_window_is_active(candidate) != 0 { return candidate }
+            candidates.append(candidate)
+        }
+        return candidates.count == 1 ? candidates[0] : nil
     }
 
     /// The default size for the work area of the monitor showing `parent` (or the primary monitor).
