@@ -47,10 +47,12 @@ guard let command = arguments.first else {
 Localization.setUp(localeDirectory: getenv("GBGBRIDGE_LOCALE_DIR").map { String(cString: $0) })
 MainLoopIntegration.install()
 guard gtk_init_check(nil, nil) != 0 else { fail("cannot open a display (run under xvfb-run)") }
-g_timeout_add_seconds(120, { _ in
-    print("error: timed out")
-    exit(1)
-}, nil)
+g_timeout_add_seconds(
+    120,
+    { _ in
+        print("error: timed out")
+        exit(1)
+    }, nil)
 
 /// Presses `keyval` on `window` the way the X server would deliver it (through GTK's event dispatch).
 @MainActor
@@ -64,7 +66,8 @@ func press(_ keyval: Int32, on window: UnsafeMutablePointer<GtkWindow>) {
     // Mnemonics and accelerators are looked up by hardware key code.
     var keys: UnsafeMutablePointer<GdkKeymapKey>?
     var count: Int32 = 0
-    if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
+    if gdk_keymap_get_entries_for_keyval(
+        gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
         let keys, count > 0
     {
         event.pointee.key.hardware_keycode = guint16(keys[0].keycode)
@@ -131,13 +134,15 @@ func run() async {
     let kind: CaptureKind = option("--kind") == "selfie" || state == "countdown" ? .selfie : .document
     let failAfter = state == "disconnected" ? 15 : nil
     let sources: [any FrameSource] = [
-        SyntheticFrameSource(name: "Integrated Camera (/dev/video0)", width: 1280, height: 720, failAfterFrames: failAfter),
+        SyntheticFrameSource(
+            name: "Integrated Camera (/dev/video0)", width: 1280, height: 720, failAfterFrames: failAfter),
         SyntheticFrameSource(name: "USB Camera (/dev/video2)", width: 1920, height: 1080),
         SyntheticFrameSource(name: "USB Camera (/dev/video4)", width: 640, height: 480),
     ]
     let request = BridgeMessage(
         version: "1.0", correlationId: "testhost", type: .request, timestamp: 1,
-        payload: BridgePayload(action: "camera.document.capture", data: kind == .document ? ["side": .string("front")] : nil))
+        payload: BridgePayload(
+            action: "camera.document.capture", data: kind == .document ? ["side": .string("front")] : nil))
     var finished: CaptureResult?
     let window = CaptureWindow(
         kind: kind, request: request, sources: sources, selfieRecipient: nil, selfieCountdown: 3

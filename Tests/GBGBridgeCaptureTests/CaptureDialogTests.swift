@@ -2,6 +2,7 @@ import CWebKitGTK
 import Foundation
 import GBGBridge
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// The capture window as a dialog: keyboard-only use through synthesised key events, the selfie countdown,
@@ -99,7 +100,9 @@ struct CaptureDialogTests {
         Keyboard.press(GDK_KEY_Return, on: window.window)
         #expect(window.phase.isCountdown, "Return during the countdown neither restarts nor cancels it")
         #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
-        #expect(window.announcements.contains("3") && window.announcements.contains("2") && window.announcements.contains("1"))
+        #expect(
+            window.announcements.contains("3") && window.announcements.contains("2")
+                && window.announcements.contains("1"))
         let numbers = window.announcements.filter { ["1", "2", "3"].contains($0) }
         #expect(numbers == ["3", "2", "1"], "each number announced once, in order")
         Keyboard.press(GDK_KEY_Return, on: window.window)
@@ -198,7 +201,9 @@ struct CaptureDialogTests {
             )
         }
         window.showHint("Move closer")
-        for button in [window.captureButton, window.retakeButton, window.useButton, window.retryButton, window.cancelButton] {
+        for button in [
+            window.captureButton, window.retakeButton, window.useButton, window.retryButton, window.cancelButton,
+        ] {
             let info = atk(button)
             #expect(!info.name.isEmpty && !info.name.contains("_") && !info.description.isEmpty)
             #expect(info.role == ATK_ROLE_PUSH_BUTTON)

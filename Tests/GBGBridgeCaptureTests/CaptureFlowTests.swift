@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// The capture flow's transitions, the dialog's sizing and the camera names, without a display.
@@ -115,7 +116,8 @@ struct CaptureFlowTests {
     func defaultSizeFitsTheWorkArea(width: Int, height: Int) {
         let size = CaptureWindowSizing.defaultSize(workAreaWidth: width, workAreaHeight: height)
         #expect(size.width <= width && size.height <= height)
-        #expect(size.width <= CaptureWindowSizing.preferred.width && size.height <= CaptureWindowSizing.preferred.height)
+        #expect(
+            size.width <= CaptureWindowSizing.preferred.width && size.height <= CaptureWindowSizing.preferred.height)
         if width >= 1024 && height >= 600 {
             #expect(size.width <= width - 2 * CaptureWindowSizing.margin)
             #expect(size.height <= height - 2 * CaptureWindowSizing.margin)
@@ -137,7 +139,8 @@ struct CaptureFlowTests {
     @Test func cameraNamesHideDevicePathsAndNumberDuplicates() {
         #expect(
             CameraNames.display([
-                "Integrated Camera (/dev/video0)", "USB Camera (/dev/video2)", "USB Camera (/dev/video4)", "/dev/video6",
+                "Integrated Camera (/dev/video0)", "USB Camera (/dev/video2)", "USB Camera (/dev/video4)",
+                "/dev/video6",
                 "/dev/video8", "Front camera",
             ]) == ["Integrated Camera", "USB Camera", "USB Camera (2)", "Camera", "Camera (2)", "Front camera"])
         #expect(CameraNames.withoutDevicePath("Cam (rev 2) (/dev/video1)") == "Cam (rev 2)")

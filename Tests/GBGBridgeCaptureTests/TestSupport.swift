@@ -85,7 +85,9 @@ extension JSONValue {
 enum Keyboard {
     /// Presses `keyval` on `window` through GTK's event dispatch (as if the X server had delivered it to
     /// the focused toplevel): the window's key handling, focus widget, mnemonics and default all apply.
-    static func press(_ keyval: Int32, on window: UnsafeMutablePointer<GtkWidget>, state: GdkModifierType = GdkModifierType(0)) {
+    static func press(
+        _ keyval: Int32, on window: UnsafeMutablePointer<GtkWidget>, state: GdkModifierType = GdkModifierType(0)
+    ) {
         guard let gdkWindow = gtk_widget_get_window(window), let event = gdk_event_new(GDK_KEY_PRESS) else { return }
         event.pointee.key.window = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(gdkWindow)))
         event.pointee.key.send_event = 1
@@ -94,7 +96,8 @@ enum Keyboard {
         // Mnemonics and accelerators are looked up by hardware key code.
         var keys: UnsafeMutablePointer<GdkKeymapKey>?
         var count: Int32 = 0
-        if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
+        if gdk_keymap_get_entries_for_keyval(
+            gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
             let keys, count > 0
         {
             event.pointee.key.hardware_keycode = guint16(keys[0].keycode)

@@ -311,9 +311,10 @@ public final class CaptureWindow {
     /// The default size for the work area of the monitor showing `parent` (or the primary monitor).
     private func defaultSize(near parent: UnsafeMutablePointer<GtkWindow>?) -> (width: Int, height: Int) {
         guard let display = gdk_display_get_default() else { return CaptureWindowSizing.preferred }
-        var monitor = parent.flatMap { gtk_widget_get_window(UnsafeMutablePointer<GtkWidget>(OpaquePointer($0))) }.flatMap {
-            gdk_display_get_monitor_at_window(display, $0)
-        }
+        var monitor = parent.flatMap { gtk_widget_get_window(UnsafeMutablePointer<GtkWidget>(OpaquePointer($0))) }
+            .flatMap {
+                gdk_display_get_monitor_at_window(display, $0)
+            }
         if monitor == nil { monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) }
         guard let monitor else { return CaptureWindowSizing.preferred }
         var area = GdkRectangle()
@@ -592,7 +593,8 @@ public final class CaptureWindow {
         case .disconnected?, nil:
             problem = tr("The camera was disconnected or stopped working.")
         }
-        let next = flow.cameraAvailable
+        let next =
+            flow.cameraAvailable
             ? tr("Check that it is connected, then choose Retry.")
             : tr("Connect a camera to try again, or cancel.")
         return problem + " " + next
@@ -612,7 +614,8 @@ public final class CaptureWindow {
         Task { [weak self] in
             let result = await Task.detached(priority: .userInitiated) {
                 let recipient = recipientBytes.flatMap { try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0) }
-                return Self.buildResult(kind: kind, chosen: frame, earlier: earlier, device: device, recipient: recipient)
+                return Self.buildResult(
+                    kind: kind, chosen: frame, earlier: earlier, device: device, recipient: recipient)
             }.value
             guard let self, self.phase == .encoding else { return }
             self.flow.encodingFinished()
@@ -634,7 +637,8 @@ public final class CaptureWindow {
                         code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
                 }
                 return .selfie(
-                    try CaptureResultBuilder.selfie(chosen: chosen, earlier: earlier, device: device, recipient: recipient))
+                    try CaptureResultBuilder.selfie(
+                        chosen: chosen, earlier: earlier, device: device, recipient: recipient))
             }
         } catch {
             return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)

@@ -137,7 +137,8 @@ public final class PreviewRenderer {
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var ink = PangoRectangle()
         pango_layout_get_pixel_extents(layout, &ink, nil)
-        cairo_move_to(cr, width / 2 - Double(ink.x) - Double(ink.width) / 2, height / 2 - Double(ink.y) - Double(ink.height) / 2)
+        cairo_move_to(
+            cr, width / 2 - Double(ink.x) - Double(ink.width) / 2, height / 2 - Double(ink.y) - Double(ink.height) / 2)
         cairo_set_source_rgb(cr, 1, 1, 1)
         pango_cairo_show_layout(cr, layout)
         cairo_restore(cr)
