@@ -141,6 +141,8 @@ struct CaptureDialogTests {
         gtk_widget_show_all(parent)
         #expect(await GTKTestEnvironment.pump { gtk_widget_get_mapped(parent) != 0 })
         let coordinator = try await coordinator(parent: gtkCast(parent))
+        // A modal dialog left open by a failed expectation would take every later test's key events.
+        defer { for window in coordinator.windows.values { window.close() } }
         let window = try await open(coordinator, .document, id: "dialog")
         let dialog: UnsafeMutablePointer<GtkWindow> = gtkCast(window.window)
         #expect(gtk_window_get_transient_for(dialog) == UnsafeMutablePointer<GtkWindow>(OpaquePointer(parent)))
@@ -177,6 +179,7 @@ struct CaptureDialogTests {
         defer { gtk_widget_destroy(journey) }
         gtk_widget_show_all(journey)
         let coordinator = try await coordinator()
+        defer { for window in coordinator.windows.values { window.close() } }
         let window = try await open(coordinator, .document, id: "implicit-parent")
         let dialog: UnsafeMutablePointer<GtkWindow> = gtkCast(window.window)
         #expect(gtk_window_get_transient_for(dialog) == UnsafeMutablePointer<GtkWindow>(OpaquePointer(journey)))

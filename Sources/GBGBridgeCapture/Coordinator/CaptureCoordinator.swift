@@ -41,7 +41,8 @@ public final class CaptureCoordinator {
     ) {
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown, sources: { await Self.cameraSources(for: camera) }, availability: { await Self.availability(of: camera) })
+            selfieCountdown: selfieCountdown, sources: { await Self.cameraSources(for: camera) },
+            availability: { await Self.availability(of: camera) })
     }
 
     /// A coordinator over any frame sources (tests use synthetic ones). `hasCamera` decides whether the

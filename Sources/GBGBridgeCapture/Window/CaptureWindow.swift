@@ -423,8 +423,10 @@ public final class CaptureWindow {
     /// Opens the selected camera again (camera switch or Retry); a failure to open shows the failed state.
     private func restartStream() {
         flow.restarting()
+        countdownTask?.cancel()
         renderer.clear()
         renderer.stillBadge = nil
+        renderer.countdown = nil
         renderer.placeholder = tr("Starting the camera…")
         gtk_widget_queue_draw(preview)
         setStatus(tr("Starting the camera…"), announce: true)
