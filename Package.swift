@@ -89,6 +89,12 @@ let package = Package(
             path: "Benchmarks/WebKitBenchmarks",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "gbgbridge-capture-testhost",
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "GBGBridgeLocalization", "CWebKitGTK"],
+            path: "Tests/GBGBridgeCaptureTestHost",
+            swiftSettings: strict
+        ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture", "GBGBridgeTestSupport"]),
         .testTarget(

@@ -10,6 +10,8 @@ packages=(
     xvfb xauth imagemagick
     # the window tests: WM_CLASS and icon (xwininfo, xprop); the SVG icon loader; a self-signed certificate
     x11-utils librsvg2-common openssl
+    # the capture dialog's AT-SPI test: a private session bus, the accessibility bus, Python bindings
+    dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0
     # the camera tests: a vivid camera in a QEMU guest
     qemu-system-x86 busybox-static v4l-utils kmod cpio
     # packaging and its install test

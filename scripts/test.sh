@@ -41,6 +41,7 @@ xvfb() {
 stage "install build and test packages" scripts/setup.sh
 stage "build (debug, with tests)" swift build --build-tests
 stage "unit, WebKitGTK, capture window and shell tests (Xvfb)" xvfb swift test --skip-build
+stage "capture dialog: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
 stage "fuzz: corpus replay + 60 s run" scripts/fuzz.sh
 if [ $skip_camera_vm = 1 ]; then skip "camera tests in the vivid VM" "--skip-camera-vm"

@@ -24,8 +24,11 @@ public enum Localization {
 
 /// `msgid` in the user's language (itself when there is no translation).
 public func tr(_ msgid: String) -> String {
-    guard let translated = dgettext(Localization.domain, msgid) else { return msgid }
-    return String(cString: translated)
+    // Without a translation dgettext returns its argument, so the C string must outlive the copy.
+    msgid.withCString { key in
+        guard let translated = dgettext(Localization.domain, key) else { return msgid }
+        return translated == key ? msgid : String(cString: translated)
+    }
 }
 
 /// `msgid` in the user's language with each `{name}` replaced by its value, e.g.

@@ -18,11 +18,11 @@ struct CaptureWindowTests {
 
     private func makeCoordinator(
         _ sources: [any FrameSource] = [SyntheticFrameSource(width: 1280, height: 720)],
-        autoCaptureAfter: Duration? = nil
+        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 0
     ) async throws -> CaptureCoordinator {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), autoCaptureAfter: autoCaptureAfter,
-            sources: { sources })
+            selfieCountdown: selfieCountdown, sources: { sources })
         await coordinator.install()
         return coordinator
     }
@@ -79,9 +79,9 @@ struct CaptureWindowTests {
         let coordinator = try await makeCoordinator([SyntheticFrameSource(name: "Front camera", width: 640, height: 480)])
         let window = try await openWindow(coordinator, kind: .selfie, id: "selfie-1")
         await GTKTestEnvironment.pump(for: .milliseconds(300))
-        #expect(window.handleKey(guint(GDK_KEY_space)))
+        #expect(window.handleKey(guint(GDK_KEY_Return)))
         #expect(window.phase == .reviewing)
-        #expect(window.handleKey(guint(GDK_KEY_space)))
+        #expect(window.handleKey(guint(GDK_KEY_Return)))
 
         let message = try await response("selfie-1")
         #expect(message.payload.status == .success)
@@ -139,19 +139,31 @@ struct CaptureWindowTests {
         #expect(try await response("doc-first").payload.status == .cancelled)
     }
 
-    @Test func unpluggedCameraIsReportedAndShown() async throws {
+    @Test func unpluggedCameraIsShownAndReportedWhenThePersonGivesUp() async throws {
         let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 5)])
         host.receive(text: requestJSON("camera.document.capture", id: "doc-unplug"))
+        #expect(await GTKTestEnvironment.pump { coordinator.windows[.document]?.isShowingError == true })
+        let window = try #require(coordinator.windows[.document])
+        #expect(!window.isClosed)
+        #expect(page.responses(to: "doc-unplug").isEmpty, "the request stays open while Retry is offered")
+        let status = String(cString: gtk_label_get_text(gtkCast(window.statusLabel)))
+        #expect(status.contains("disconnected"))
+        #expect(!status.contains("/dev/") && !status.contains("EIO"), "plain words only: \(status)")
+        gtk_button_clicked(gtkCast(window.cancelButton))
         let message = try await response("doc-unplug")
         #expect(message.payload.status == .error)
         #expect(message.payload.error?.code == "CAMERA_DISCONNECTED")
         #expect(message.payload.error?.recoverable == true)
-        let window = try #require(coordinator.windows[.document])
-        #expect(window.isShowingError && !window.isClosed)
-        let status = String(cString: gtk_label_get_text(gtkCast(window.statusLabel)))
-        #expect(status.contains("disconnected"))
-        gtk_button_clicked(gtkCast(window.cancelButton))
-        #expect(window.isClosed)
+        #expect(await GTKTestEnvironment.pump { window.isClosed })
+    }
+
+    @Test func unattendedRunsAnswerACameraFailureAtOnce() async throws {
+        let coordinator = try await makeCoordinator(
+            [SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 5)], autoCaptureAfter: .seconds(30))
+        host.receive(text: requestJSON("camera.document.capture", id: "doc-unplug-auto"))
+        let message = try await response("doc-unplug-auto")
+        #expect(message.payload.error?.code == "CAMERA_DISCONNECTED")
+        #expect(await GTKTestEnvironment.pump { coordinator.windows.isEmpty })
     }
 
     @Test func failureDuringReviewKeepsThePhotoUsable() async throws {
@@ -171,10 +183,11 @@ struct CaptureWindowTests {
         gtk_button_clicked(gtkCast(window.captureButton))
         await GTKTestEnvironment.pump(for: .milliseconds(400))
         gtk_button_clicked(gtkCast(window.retakeButton))
+        #expect(window.isShowingError)
+        #expect(page.responses(to: "doc-review-fail").isEmpty)
+        #expect(window.handleKey(guint(GDK_KEY_Escape)))
         let message = try await response("doc-review-fail")
         #expect(message.payload.error?.code == "CAMERA_DISCONNECTED")
-        #expect(window.isShowingError)
-        window.close()
     }
 
     @Test(arguments: [
@@ -276,6 +289,7 @@ struct CaptureWindowTests {
         ])
         let window = try await openWindow(coordinator, kind: .document, id: "doc-picker")
         let picker = try #require(window.devicePicker)
+        #expect(window.cameraNames == ["Camera A", "Camera B"])
         gtk_combo_box_set_active(gtkCast(picker), 1)
         #expect(await GTKTestEnvironment.pump { window.phase == .live && window.sourceIndex == 1 })
         await GTKTestEnvironment.pump(for: .milliseconds(200))

@@ -23,6 +23,7 @@ public final class CaptureCoordinator {
     private let availability: @MainActor () async -> CameraAvailability
     private let selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     private let autoCaptureAfter: Duration?
+    private let selfieCountdown: Int
     /// The journey window capture windows are shown over (modal, centred on it), if any.
     public var parentWindow: UnsafeMutablePointer<GtkWindow>?
     /// The open window per slot, if any.
@@ -33,36 +34,41 @@ public final class CaptureCoordinator {
     /// - Parameters:
     ///   - selfieRecipientKey: the key selfie packages are sealed to; without it the selfie slot is not offered.
     ///   - autoCaptureAfter: take and use the photo by itself after this much live preview (unattended runs).
+    ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
     public convenience init(
         host: BridgeHost, camera: CameraChoice, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?,
-        autoCaptureAfter: Duration? = nil
+        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3
     ) {
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            sources: { await Self.cameraSources(for: camera) }, availability: { await Self.availability(of: camera) })
+            selfieCountdown: selfieCountdown, sources: { await Self.cameraSources(for: camera) },
+            availability: { await Self.availability(of: camera) })
     }
 
     /// A coordinator over any frame sources (tests use synthetic ones). `hasCamera` decides whether the
     /// slots are offered; by default, whether `sources` returns anything. Permission states are left as set.
     public convenience init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
-        sources: @escaping SourceProvider, hasCamera: (@MainActor () async -> Bool)? = nil
+        selfieCountdown: Int = 3, sources: @escaping SourceProvider, hasCamera: (@MainActor () async -> Bool)? = nil
     ) {
         let hasCamera = hasCamera ?? { await !sources().isEmpty }
         self.init(
-            host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter, sources: sources,
+            host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
+            selfieCountdown: selfieCountdown, sources: sources,
             availability: { CameraAvailability(available: await hasCamera(), permissionState: nil) })
     }
 
     private init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration?,
-        sources: @escaping SourceProvider, availability: @escaping @MainActor () async -> CameraAvailability
+        selfieCountdown: Int, sources: @escaping SourceProvider,
+        availability: @escaping @MainActor () async -> CameraAvailability
     ) {
         self.host = host
         self.sourceProvider = sources
         self.availability = availability
         self.selfieRecipientKey = selfieRecipientKey
         self.autoCaptureAfter = autoCaptureAfter
+        self.selfieCountdown = selfieCountdown
     }
 
     /// The slots this coordinator serves (set by ``install(for:)``).
@@ -157,7 +163,7 @@ public final class CaptureCoordinator {
         }
         let window = CaptureWindow(
             kind: kind, request: request, sources: sources, selfieRecipient: selfieRecipientKey,
-            autoCaptureAfter: autoCaptureAfter
+            autoCaptureAfter: autoCaptureAfter, selfieCountdown: selfieCountdown
         ) { [weak slot] result in
             slot?.complete(result)
         }

@@ -14,6 +14,9 @@ public struct SyntheticFrameSource: FrameSource {
     public let failAfterFrames: Int?
     public let openError: FrameSourceError?
 
+    /// The frame size, e.g. `1280 × 720`.
+    public var modeDescription: String? { "\(width) × \(height)" }
+
     /// Creates a source of `width`x`height` frames; `openError`, when set, is thrown by ``frames()``.
     public init(
         name: String = "Synthetic camera", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,

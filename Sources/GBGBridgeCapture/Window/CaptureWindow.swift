@@ -1,25 +1,19 @@
 import CWebKitGTK
 import Crypto
 import GBGBridge
+import GBGBridgeLocalization
 
-/// The GTK 3 capture window: live preview with a guide, Capture, then Retake / Use photo, and Cancel; a
-/// device picker when there are several sources. Space captures (and, on review, uses the photo), Escape
-/// cancels, closing the window cancels.
+/// The GTK 3 capture dialog: live preview with a guide, Capture (after a countdown for selfies), then
+/// Retake / Use photo, and Cancel; a camera picker when there are several cameras; a hint line for
+/// guidance; Retry after a camera failure.
 ///
-/// It reports exactly one ``CaptureResult`` through `onFinish`. A stream failure is shown in the window and
-/// reported as `CAMERA_DISCONNECTED`; the window then stays until the user closes it (or ``close()``).
+/// Return does the expected thing (Capture while live, Use photo while reviewing, Retry after a failure),
+/// Escape cancels, closing the window cancels. It reports exactly one ``CaptureResult`` through `onFinish`.
+/// A camera failure during the preview is shown in the window and the request stays open: the person can
+/// retry (when a camera is available) or cancel, which answers `CAMERA_DISCONNECTED`. In unattended runs
+/// (`autoCaptureAfter`) a failure is answered at once.
 @MainActor
 public final class CaptureWindow {
-    /// Where the window is in its flow.
-    enum Phase: Equatable {
-        case waitingForFrames
-        case live
-        case reviewing
-        case encoding
-        case finished
-        case failed
-    }
-
     let kind: CaptureKind
     let sources: [any FrameSource]
     private(set) var sourceIndex: Int
@@ -27,25 +21,45 @@ public final class CaptureWindow {
     let autoCaptureAfter: Duration?
     private let onFinish: @MainActor (CaptureResult) -> Void
 
-    private(set) var phase: Phase = .waitingForFrames
+    private(set) var flow: CaptureFlow
+    /// Where the window is in its flow.
+    var phase: CaptureFlow.Phase { flow.phase }
     /// Frames displayed so far (for diagnostics and benchmarks).
     public private(set) var framesShown = 0
+    /// The hint shown under the preview, if any.
+    public private(set) var hint: String?
+    /// Everything announced to screen readers, oldest first (for tests and diagnostics).
+    private(set) var announcements: [String] = []
+    /// Time between countdown numbers (tests shorten it).
+    var countdownStep: Duration = .seconds(1)
+
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
     private let renderer: PreviewRenderer
     private var streamTask: Task<Void, Never>?
     private var autoCaptureTask: Task<Void, Never>?
+    private var countdownTask: Task<Void, Never>?
     private var streamGeneration = 0
-    private var failureDuringReview: FrameSourceError?
+    /// The last camera failure, as reported to the journey if the person gives up.
+    private var lastFailure: FrameSourceError?
+    /// The names shown for `sources` (no device paths, duplicates numbered).
+    let cameraNames: [String]
 
     let window: UnsafeMutablePointer<GtkWidget>
     let preview: UnsafeMutablePointer<GtkWidget>
+    let headingLabel: UnsafeMutablePointer<GtkWidget>
+    let instructionLabel: UnsafeMutablePointer<GtkWidget>
     let statusLabel: UnsafeMutablePointer<GtkWidget>
+    let statusIcon: UnsafeMutablePointer<GtkWidget>
+    let hintLabel: UnsafeMutablePointer<GtkWidget>
+    let modeLabel: UnsafeMutablePointer<GtkWidget>
     let captureButton: UnsafeMutablePointer<GtkWidget>
     let retakeButton: UnsafeMutablePointer<GtkWidget>
     let useButton: UnsafeMutablePointer<GtkWidget>
+    let retryButton: UnsafeMutablePointer<GtkWidget>
     let cancelButton: UnsafeMutablePointer<GtkWidget>
     private(set) var devicePicker: UnsafeMutablePointer<GtkWidget>?
+    private(set) var devicePickerLabel: UnsafeMutablePointer<GtkWidget>?
     private(set) var isClosed = false
 
     /// Builds the window (not shown yet) for `request` on a `kind` slot.
@@ -53,12 +67,14 @@ public final class CaptureWindow {
     /// - Parameters:
     ///   - sources: cameras to offer; the picker appears when there are several.
     ///   - selfieRecipient: key the selfie package is sealed to (required for `.selfie`).
-    ///   - autoCaptureAfter: when set, the window captures and uses the photo by itself after this much preview.
+    ///   - autoCaptureAfter: when set, the window captures and uses the photo by itself after this much
+    ///     preview, without a countdown (unattended runs).
+    ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
     ///   - onFinish: called once with the slot's result.
     public init(
         kind: CaptureKind, request: BridgeMessage?, sources: [any FrameSource], initialSource: Int = 0,
         selfieRecipient: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
-        onFinish: @escaping @MainActor (CaptureResult) -> Void
+        selfieCountdown: Int = 3, onFinish: @escaping @MainActor (CaptureResult) -> Void
     ) {
         precondition(!sources.isEmpty, "a capture window needs at least one frame source")
         self.kind = kind
@@ -67,19 +83,28 @@ public final class CaptureWindow {
         self.selfieRecipient = selfieRecipient
         self.autoCaptureAfter = autoCaptureAfter
         self.onFinish = onFinish
+        self.flow = CaptureFlow(kind: kind, countdownSeconds: selfieCountdown)
+        self.cameraNames = CameraNames.display(sources.map(\.name))
         self.renderer = PreviewRenderer(kind: kind)
-        renderer.placeholder = "Starting the camera…"
+        renderer.placeholder = tr("Starting the camera…")
 
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         preview = gtk_drawing_area_new()
+        headingLabel = gtk_label_new(nil)
+        instructionLabel = gtk_label_new(nil)
         statusLabel = gtk_label_new(nil)
-        captureButton = gtk_button_new_with_mnemonic("_Capture")
-        retakeButton = gtk_button_new_with_mnemonic("_Retake")
-        useButton = gtk_button_new_with_mnemonic("_Use photo")
-        cancelButton = gtk_button_new_with_mnemonic("Cancel")
+        statusIcon = gtk_image_new_from_icon_name("dialog-warning-symbolic", GTK_ICON_SIZE_BUTTON)
+        hintLabel = gtk_label_new(nil)
+        modeLabel = gtk_label_new(nil)
+        captureButton = gtk_button_new_with_mnemonic(tr("_Capture"))
+        retakeButton = gtk_button_new_with_mnemonic(tr("_Retake"))
+        useButton = gtk_button_new_with_mnemonic(tr("_Use photo"))
+        retryButton = gtk_button_new_with_mnemonic(tr("Re_try"))
+        cancelButton = gtk_button_new_with_mnemonic(tr("Ca_ncel"))
         buildLayout(request: request)
+        describeForAssistiveTechnologies()
         connectSignals()
-        updateControls()
+        render()
     }
 
     // MARK: Layout
@@ -87,87 +112,109 @@ public final class CaptureWindow {
     private func buildLayout(request: BridgeMessage?) {
         let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
         gtk_window_set_title(gtkWindow, kind.windowTitle)
-        gtk_window_set_default_size(gtkWindow, 960, 720)
+        let size = CaptureWindowSizing.preferred
+        gtk_window_set_default_size(gtkWindow, Int32(size.width), Int32(size.height))
         gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
+        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
 
-        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         gtk_container_set_border_width(gtkCast(column), 12)
         gtk_container_add(gtkCast(window), column)
 
-        let heading = gtk_label_new(nil)!
-        gtk_label_set_markup(gtkCast(heading), "<b><big>\(markupEscaped(headingText(request: request)))</big></b>")
-        gtk_label_set_xalign(gtkCast(heading), 0)
-        gtk_box_pack_start(gtkCast(column), heading, 0, 0, 0)
+        var side: String?
+        if case .string(let value)? = request?.payload.data?["side"] { side = value }
+        gtk_label_set_markup(gtkCast(headingLabel), "<b><big>\(markupEscaped(kind.heading(side: side)))</big></b>")
+        gtk_label_set_xalign(gtkCast(headingLabel), 0)
+        gtk_label_set_line_wrap(gtkCast(headingLabel), 1)
+        gtk_box_pack_start(gtkCast(column), headingLabel, 0, 0, 0)
 
-        let instruction = gtk_label_new(kind.instruction)!
-        gtk_label_set_xalign(gtkCast(instruction), 0)
-        gtk_label_set_line_wrap(gtkCast(instruction), 1)
-        gtk_box_pack_start(gtkCast(column), instruction, 0, 0, 0)
-
-        if let details = requestDetails(request) {
-            let detailLabel = gtk_label_new(details)!
-            gtk_label_set_xalign(gtkCast(detailLabel), 0)
-            gtk_widget_set_opacity(detailLabel, 0.7)
-            gtk_box_pack_start(gtkCast(column), detailLabel, 0, 0, 0)
-        }
+        gtk_label_set_text(gtkCast(instructionLabel), kind.instruction(side: side))
+        gtk_label_set_xalign(gtkCast(instructionLabel), 0)
+        gtk_label_set_line_wrap(gtkCast(instructionLabel), 1)
+        gtk_box_pack_start(gtkCast(column), instructionLabel, 0, 0, 0)
 
         if sources.count > 1 {
             let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-            gtk_box_pack_start(gtkCast(row), gtk_label_new_with_mnemonic("Ca_mera:"), 0, 0, 0)
+            let label = gtk_label_new_with_mnemonic(tr("Ca_mera:"))!
+            gtk_box_pack_start(gtkCast(row), label, 0, 0, 0)
             let picker = gtk_combo_box_text_new()!
-            for source in sources { gtk_combo_box_text_append_text(gtkCast(picker), source.name) }
+            for name in cameraNames { gtk_combo_box_text_append_text(gtkCast(picker), name) }
             gtk_combo_box_set_active(gtkCast(picker), Int32(sourceIndex))
+            gtk_label_set_mnemonic_widget(gtkCast(label), picker)
             gtk_box_pack_start(gtkCast(row), picker, 1, 1, 0)
             gtk_box_pack_start(gtkCast(column), row, 0, 0, 0)
             devicePicker = picker
+            devicePickerLabel = label
         }
 
-        gtk_widget_set_size_request(preview, 480, 270)
+        gtk_widget_set_size_request(preview, 320, 180)
         gtk_widget_set_hexpand(preview, 1)
         gtk_widget_set_vexpand(preview, 1)
         gtk_box_pack_start(gtkCast(column), preview, 1, 1, 0)
 
+        // Hint (left, takes the room) and the camera's mode (right, small).
+        let infoRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        gtk_label_set_xalign(gtkCast(hintLabel), 0)
+        gtk_label_set_line_wrap(gtkCast(hintLabel), 1)
+        gtk_widget_set_hexpand(hintLabel, 1)
+        gtk_widget_set_no_show_all(hintLabel, 1)
+        gtk_box_pack_start(gtkCast(infoRow), hintLabel, 1, 1, 0)
+        gtk_label_set_xalign(gtkCast(modeLabel), 1)
+        gtk_style_context_add_class(gtk_widget_get_style_context(modeLabel), "dim-label")
+        gtk_box_pack_end(gtkCast(infoRow), modeLabel, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(column), infoRow, 0, 0, 0)
+
+        let statusRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        gtk_widget_set_no_show_all(statusIcon, 1)
+        gtk_widget_set_valign(statusIcon, GTK_ALIGN_START)
+        gtk_box_pack_start(gtkCast(statusRow), statusIcon, 0, 0, 0)
         gtk_label_set_xalign(gtkCast(statusLabel), 0)
         gtk_label_set_line_wrap(gtkCast(statusLabel), 1)
-        gtk_box_pack_start(gtkCast(column), statusLabel, 0, 0, 0)
+        gtk_widget_set_hexpand(statusLabel, 1)
+        gtk_box_pack_start(gtkCast(statusRow), statusLabel, 1, 1, 0)
+        gtk_box_pack_start(gtkCast(column), statusRow, 0, 0, 0)
 
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_widget_set_margin_top(buttons, 6)
         gtk_box_pack_start(gtkCast(buttons), cancelButton, 0, 0, 0)
         gtk_box_pack_end(gtkCast(buttons), captureButton, 0, 0, 0)
+        gtk_box_pack_end(gtkCast(buttons), retryButton, 0, 0, 0)
         gtk_box_pack_end(gtkCast(buttons), useButton, 0, 0, 0)
         gtk_box_pack_end(gtkCast(buttons), retakeButton, 0, 0, 0)
         gtk_box_pack_start(gtkCast(column), buttons, 0, 0, 0)
-        for button in [captureButton, useButton] {
+        for button in [captureButton, useButton, retryButton] {
             gtk_style_context_add_class(gtk_widget_get_style_context(button), "suggested-action")
+            gtk_widget_set_can_default(button, 1)
         }
-        gtk_widget_set_can_default(captureButton, 1)
+        // Shown and hidden by state; `gtk_widget_show_all` must not override that.
+        for widget in [retakeButton, useButton, retryButton, captureButton] { gtk_widget_set_no_show_all(widget, 1) }
     }
 
-    private func headingText(request: BridgeMessage?) -> String {
-        switch kind {
-        case .selfie:
-            return "Selfie"
-        case .document:
-            if case .string(let side)? = request?.payload.data?["side"] {
-                return "Document: \(side.prefix(1).uppercased() + side.dropFirst()) side"
-            }
-            return "Document"
+    /// Names, descriptions and roles for screen readers (ATK, exposed over AT-SPI).
+    private func describeForAssistiveTechnologies() {
+        // GTK gives GtkDialog the dialog role, but a plain GtkWindow is a frame even with the dialog type hint.
+        accessible(window, role: ATK_ROLE_DIALOG)
+        accessible(preview, name: tr("Camera preview"), role: ATK_ROLE_VIDEO)
+        accessible(statusLabel, role: ATK_ROLE_STATUSBAR)
+        accessible(hintLabel, role: ATK_ROLE_STATUSBAR, description: tr("Guidance for the photo"))
+        accessible(statusIcon, name: tr("Problem"))
+        accessible(captureButton, description: tr("Takes the photo from the camera picture."))
+        accessible(retakeButton, description: tr("Discards this photo and goes back to the camera."))
+        accessible(useButton, description: tr("Sends this photo."))
+        accessible(retryButton, description: tr("Starts the camera again."))
+        accessible(cancelButton, description: tr("Closes this window without a photo."))
+        if let devicePicker {
+            accessible(devicePicker, name: tr("Camera"), description: tr("The camera used for the photo."))
         }
     }
 
-    /// The request's simple fields, shown for reference (e.g. `side: front · documentType: passport`).
-    private func requestDetails(_ request: BridgeMessage?) -> String? {
-        guard let data = request?.payload.data, !data.isEmpty else { return nil }
-        let parts = data.keys.sorted().compactMap { key -> String? in
-            switch data[key] {
-            case .string(let value)?: return "\(key): \(value)"
-            case .number(let value)?:
-                return value.rounded() == value && abs(value) < 1e15 ? "\(key): \(Int(value))" : "\(key): \(value)"
-            case .bool(let value)?: return "\(key): \(value)"
-            default: return nil
-            }
-        }
-        return parts.isEmpty ? nil : "Request: " + parts.joined(separator: " · ")
+    private func accessible(
+        _ widget: UnsafeMutablePointer<GtkWidget>, name: String? = nil, role: AtkRole? = nil, description: String? = nil
+    ) {
+        guard let object = gtk_widget_get_accessible(widget) else { return }
+        if let name { atk_object_set_name(object, name) }
+        if let role { atk_object_set_role(object, role) }
+        if let description { atk_object_set_description(object, description) }
     }
 
     private func connectSignals() {
@@ -181,16 +228,24 @@ public final class CaptureWindow {
         SignalConnection.connect(UnsafeMutableRawPointer(captureButton), "clicked") { [weak self] in self?.capture() }
         SignalConnection.connect(UnsafeMutableRawPointer(retakeButton), "clicked") { [weak self] in self?.retake() }
         SignalConnection.connect(UnsafeMutableRawPointer(useButton), "clicked") { [weak self] in self?.usePhoto() }
+        SignalConnection.connect(UnsafeMutableRawPointer(retryButton), "clicked") { [weak self] in self?.retry() }
         SignalConnection.connect(UnsafeMutableRawPointer(cancelButton), "clicked") { [weak self] in
-            self?.cancelOrClose(reason: "User cancelled the capture")
+            self?.cancel(reason: "User cancelled the capture")
         }
         SignalConnection.connect(UnsafeMutableRawPointer(window), "key-press-event") { [weak self] event in
             guard let self, let event else { return false }
-            let key = event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval
-            return self.handleKey(key)
+            return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+        }
+        // GTK hides the focus ring until the first key press (and again after mouse clicks); keep it drawn.
+        SignalConnection.connect(UnsafeMutableRawPointer(window), "notify::focus-visible") { [weak self] _ in
+            guard let self, !self.isClosed, gtk_widget_get_realized(self.window) != 0 else { return false }
+            if gtk_window_get_focus_visible(gtkCast(self.window)) == 0 {
+                gtk_window_set_focus_visible(gtkCast(self.window), 1)
+            }
+            return false
         }
         SignalConnection.connect(UnsafeMutableRawPointer(window), "delete-event") { [weak self] _ in
-            self?.cancelOrClose(reason: "User closed the capture window")
+            self?.cancel(reason: "User closed the capture window")
             return true
         }
         if let devicePicker {
@@ -203,19 +258,68 @@ public final class CaptureWindow {
 
     // MARK: Lifecycle
 
-    /// Starts the selected source and shows the window (modal over `parent` when given). Throws when the
-    /// source cannot be opened; the window is then not shown and `onFinish` is not called.
+    /// Starts the selected source and shows the window: a dialog transient for and modal to `parent` (in
+    /// its window group, centred on it, not in the taskbar), sized to fit the monitor's work area. Without
+    /// `parent`, the application's active window is the parent (or its only visible normal window, if it
+    /// has exactly one). Throws when the source cannot be opened; the window is then not shown and
+    /// `onFinish` is not called.
     public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
         guard !isClosed else { return }
-        if let parent {
-            gtk_window_set_transient_for(gtkCast(window), parent)
-            gtk_window_set_modal(gtkCast(window), 1)
-            gtk_window_set_position(gtkCast(window), GTK_WIN_POS_CENTER_ON_PARENT)
+        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
+        if let parent = parent ?? applicationWindow() {
+            gtk_window_set_transient_for(gtkWindow, parent)
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_skip_taskbar_hint(gtkWindow, 1)
+            gtk_window_set_skip_pager_hint(gtkWindow, 1)
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
+            if gtk_window_has_group(parent) != 0 {
+                gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow)
+            }
         }
+        let size = defaultSize(near: gtk_window_get_transient_for(gtkWindow))
+        gtk_window_set_default_size(gtkWindow, Int32(size.width), Int32(size.height))
         gtk_widget_show_all(window)
-        updateControls()
-        gtk_window_present(gtkCast(window))
+        render()
+        gtk_widget_grab_focus(captureButton)
+        gtk_window_present(gtkWindow)
+        gtk_window_set_focus_visible(gtkWindow, 1)
+    }
+
+    /// The window a parentless dialog belongs to: the application's active toplevel, else its only visible
+    /// normal toplevel; nil when that is ambiguous.
+    private func applicationWindow() -> UnsafeMutablePointer<GtkWindow>? {
+        guard let list = gtk_window_list_toplevels() else { return nil }
+        defer { g_list_free(list) }
+        var candidates: [UnsafeMutablePointer<GtkWindow>] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            node = current.pointee.next
+            guard let data = current.pointee.data else { continue }
+            let widget = data.assumingMemoryBound(to: GtkWidget.self)
+            let candidate = data.assumingMemoryBound(to: GtkWindow.self)
+            guard widget != window, gtk_widget_get_visible(widget) != 0,
+                gtk_window_get_window_type(candidate) == GTK_WINDOW_TOPLEVEL,
+                gtk_window_get_type_hint(candidate) == GDK_WINDOW_TYPE_HINT_NORMAL
+            else { continue }
+            if gtk_window_is_active(candidate) != 0 { return candidate }
+            candidates.append(candidate)
+        }
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
+    /// The default size for the work area of the monitor showing `parent` (or the primary monitor).
+    private func defaultSize(near parent: UnsafeMutablePointer<GtkWindow>?) -> (width: Int, height: Int) {
+        guard let display = gdk_display_get_default() else { return CaptureWindowSizing.preferred }
+        var monitor = parent.flatMap { gtk_widget_get_window(UnsafeMutablePointer<GtkWidget>(OpaquePointer($0))) }
+            .flatMap {
+                gdk_display_get_monitor_at_window(display, $0)
+            }
+        if monitor == nil { monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) }
+        guard let monitor else { return CaptureWindowSizing.preferred }
+        var area = GdkRectangle()
+        gdk_monitor_get_workarea(monitor, &area)
+        return CaptureWindowSizing.defaultSize(workAreaWidth: Int(area.width), workAreaHeight: Int(area.height))
     }
 
     /// Stops the preview and destroys the window without reporting anything (the slot was settled elsewhere).
@@ -224,19 +328,48 @@ public final class CaptureWindow {
         isClosed = true
         stopStream()
         autoCaptureTask?.cancel()
-        if phase != .failed { phase = .finished }
+        countdownTask?.cancel()
+        flow.closed()
         gtk_widget_destroy(window)
     }
 
-    /// Whether the window shows an error and waits for the user to close it.
+    /// Whether the window shows a camera failure and waits for the person to retry or cancel.
     public var isShowingError: Bool { phase == .failed }
+
+    /// The dialog's `GtkWindow` (for screenshots and tests that talk to the window system).
+    public var gtkWindow: UnsafeMutablePointer<GtkWindow> { gtkCast(window) }
+
+    // MARK: Public hooks
+
+    /// Shows `text` under the preview as guidance (e.g. "Move closer"), or removes it with nil. Screen
+    /// readers hear it when it changes. A hint never blocks Capture.
+    public func showHint(_ text: String?) {
+        let text = text.flatMap { $0.isEmpty ? nil : $0 }
+        guard text != hint, !isClosed else { return }
+        hint = text
+        gtk_label_set_markup(gtkCast(hintLabel), text.map { "<b>\(markupEscaped($0))</b>" } ?? "")
+        gtk_widget_set_visible(hintLabel, text == nil ? 0 : 1)
+        if let text { announce(text) }
+    }
+
+    /// Tells the window whether a camera is present (from a hot-plug monitor). After a failure, Retry is
+    /// offered only while one is.
+    public func cameraAvailabilityChanged(available: Bool) {
+        guard !isClosed, flow.cameraAvailable != available else { return }
+        flow.cameraAvailabilityChanged(available: available)
+        if phase == .failed {
+            setStatus(failureText(lastFailure), announce: available, isError: true)
+        }
+        render()
+    }
+
+    // MARK: Stream
 
     private func startStream() async throws(FrameSourceError) {
         stopStream()
         let generation = streamGeneration
         let stream = try await sources[sourceIndex].frames()
         guard generation == streamGeneration, !isClosed else { return }
-        phase = .waitingForFrames
         recentFrames.removeAll()
         streamTask = Task { [weak self] in
             do {
@@ -263,112 +396,216 @@ public final class CaptureWindow {
     private func show(_ frame: RGBFrame) {
         recentFrames.append(frame)
         if recentFrames.count > CaptureResultBuilder.selfieEarlierFrameCount + 1 { recentFrames.removeFirst() }
-        guard phase == .live || phase == .waitingForFrames else { return }
+        if flow.frameArrived() {
+            setStatus(readyText, announce: true)
+            render()
+            scheduleAutoCapture()
+        }
+        guard flow.showsLivePreview else { return }
         renderer.update(with: frame)
         framesShown += 1
         gtk_widget_queue_draw(preview)
-        if phase == .waitingForFrames {
-            phase = .live
-            setStatus(nil)
-            updateControls()
-            scheduleAutoCapture()
-        }
+    }
+
+    private var readyText: String {
+        kind == .selfie && flow.usesCountdown
+            ? tr("Ready. Press Capture, then hold still while the countdown runs.")
+            : tr("Ready. Press Capture to take the photo.")
     }
 
     private func streamFailed(_ failure: FrameSourceError, generation: Int) {
-        guard generation == streamGeneration, phase != .finished, phase != .failed else { return }
+        guard generation == streamGeneration else { return }
         streamTask = nil
-        if phase == .reviewing || phase == .encoding {
-            // The photo is already taken: the user can still use it; Retake reports the failure.
-            failureDuringReview = failure
-            return
-        }
-        reportFailure(failure)
+        lastFailure = failure
+        perform(flow.streamFailed())
     }
 
-    /// Shows a stream failure in the window and answers the slot `CAMERA_DISCONNECTED`.
-    private func reportFailure(_ failure: FrameSourceError) {
-        let message: String
-        switch failure {
-        case .disconnected(let detail):
-            message = "The camera was disconnected or stopped working. \(detail)"
-        default:
-            message = failure.message
-        }
-        phase = .failed
-        autoCaptureTask?.cancel()
+    /// Opens the selected camera again (camera switch or Retry); a failure to open shows the failed state.
+    private func restartStream() {
+        flow.restarting()
+        countdownTask?.cancel()
         renderer.clear()
-        renderer.placeholder = "Camera disconnected"
+        renderer.stillBadge = nil
+        renderer.countdown = nil
+        renderer.placeholder = tr("Starting the camera…")
         gtk_widget_queue_draw(preview)
-        setStatus(message, isError: true)
-        updateControls()
-        onFinish(.failed(code: "CAMERA_DISCONNECTED", message: message, recoverable: true))
-    }
-
-    private func switchSource(to index: Int) {
-        guard index >= 0, index < sources.count, index != sourceIndex, phase != .finished else { return }
-        sourceIndex = index
-        renderer.clear()
-        renderer.placeholder = "Starting \(sources[index].name)…"
-        gtk_widget_queue_draw(preview)
-        phase = .waitingForFrames
-        setStatus("Starting \(sources[index].name)…")
-        updateControls()
+        setStatus(tr("Starting the camera…"), announce: true)
+        render()
+        let index = sourceIndex
         Task { [weak self] in
             do throws(FrameSourceError) {
                 try await self?.startStream()
             } catch {
-                guard let self, self.sourceIndex == index else { return }
-                self.renderer.placeholder = "Camera unavailable"
-                gtk_widget_queue_draw(self.preview)
-                self.setStatus("\(self.sources[index].name) cannot be used: \(error.message)", isError: true)
+                guard let self, self.sourceIndex == index, !self.isClosed else { return }
+                self.lastFailure = error
+                self.perform(self.flow.openFailed())
             }
         }
+    }
+
+    private func switchSource(to index: Int) {
+        guard index >= 0, index < sources.count, index != sourceIndex, phase != .finished, phase != .encoding
+        else { return }
+        countdownTask?.cancel()
+        sourceIndex = index
+        restartStream()
     }
 
     private func scheduleAutoCapture() {
         guard let autoCaptureAfter, autoCaptureTask == nil else { return }
         autoCaptureTask = Task { [weak self] in
             try? await Task.sleep(for: autoCaptureAfter)
-            guard !Task.isCancelled, let self, self.phase == .live else { return }
-            self.capture()
-            self.usePhoto()
+            guard !Task.isCancelled, let self else { return }
+            self.countdownTask?.cancel()
+            for effect in self.flow.autoCapture() { self.perform(effect) }
         }
     }
 
     // MARK: Actions
 
-    /// Freezes the current frame for review.
+    /// Capture: starts the selfie countdown, or freezes the current frame for review.
     func capture() {
-        guard phase == .live, let latest = recentFrames.last else { return }
-        chosen = (latest, Array(recentFrames.dropLast()))
-        renderer.update(with: latest)
-        phase = .reviewing
-        gtk_widget_queue_draw(preview)
-        setStatus("Check the photo, then use it or retake it.")
-        updateControls()
+        guard recentFrames.last != nil else { return }
+        perform(flow.pressCapture())
     }
 
     /// Returns to the live preview.
     func retake() {
         guard phase == .reviewing else { return }
         chosen = nil
-        if let failure = failureDuringReview {
-            failureDuringReview = nil
-            reportFailure(failure)
-            return
+        let effect = flow.retake()
+        if effect == nil {
+            renderer.stillBadge = nil
+            setStatus(readyText, announce: true)
+            render()
         }
-        phase = .live
-        setStatus(nil)
-        updateControls()
+        perform(effect)
     }
 
     /// Encodes the reviewed photo off the main thread and reports it.
     func usePhoto() {
-        guard phase == .reviewing, let chosen else { return }
-        phase = .encoding
-        setStatus("Preparing the photo…")
-        updateControls()
+        perform(flow.usePhoto())
+    }
+
+    /// Retry after a camera failure: restarts the current camera.
+    func retry() {
+        perform(flow.retry())
+    }
+
+    /// Cancel, Escape or closing the window: answers `cancelled` (or, after a camera failure, the failure).
+    func cancel(reason: String) {
+        perform(flow.cancel(), cancelReason: reason)
+    }
+
+    /// Keyboard: Return / Enter does the default action, Escape cancels. Returns whether the key was used.
+    func handleKey(_ keyval: guint) -> Bool {
+        switch Int32(bitPattern: keyval) {
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+            switch flow.defaultAction {
+            case .capture:
+                capture()  // also while waiting or counting down: Return never falls through to Cancel
+                return true
+            case .usePhoto:
+                usePhoto()
+                return true
+            case .retry:
+                guard flow.retryEnabled else { return false }
+                retry()
+                return true
+            case .none:
+                return true
+            }
+        case GDK_KEY_Escape:
+            cancel(reason: "User cancelled the capture")
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Carries out what the flow decided.
+    private func perform(_ effect: CaptureFlow.Effect?, cancelReason: String = "User cancelled the capture") {
+        guard let effect else { return }
+        switch effect {
+        case .countdownStarted(let remaining):
+            renderer.countdown = remaining
+            gtk_widget_queue_draw(preview)
+            setStatus(tr("Hold still. The photo is taken when the countdown ends."))
+            announce(String(remaining))
+            render()
+            countdownTask?.cancel()
+            let step = countdownStep
+            countdownTask = Task { [weak self] in
+                try? await Task.sleep(for: step)
+                guard !Task.isCancelled, let self else { return }
+                self.perform(self.flow.countdownTick())
+            }
+        case .takePhoto:
+            countdownTask?.cancel()
+            renderer.countdown = nil
+            guard let latest = recentFrames.last else { return }
+            chosen = (latest, Array(recentFrames.dropLast()))
+            renderer.update(with: latest)
+            renderer.stillBadge = tr("Still photo")
+            gtk_widget_queue_draw(preview)
+            setStatus(tr("Photo taken. Check that it is sharp and readable."), announce: true)
+            render()
+        case .encode:
+            encodeChosenPhoto()
+        case .cancel:
+            end(with: .cancelled(reason: cancelReason))
+        case .reportDisconnected:
+            let failure = lastFailure ?? .disconnected("The camera stopped working.")
+            end(with: .failed(code: failure.code, message: failure.message, recoverable: failure.recoverable))
+        case .showFailure:
+            showFailure()
+        case .restartStream:
+            restartStream()
+        }
+    }
+
+    private func showFailure() {
+        countdownTask?.cancel()
+        autoCaptureTask?.cancel()
+        renderer.countdown = nil
+        renderer.stillBadge = nil
+        renderer.clear()
+        renderer.placeholder = tr("No camera picture")
+        gtk_widget_queue_draw(preview)
+        setStatus(failureText(lastFailure), announce: true, isError: true)
+        render()
+        if autoCaptureAfter != nil {
+            // Unattended: nobody is there to retry, so answer now.
+            perform(flow.cancel())
+        }
+    }
+
+    /// The failure in plain words for the window (the technical detail goes to the journey only).
+    private func failureText(_ failure: FrameSourceError?) -> String {
+        let problem: String
+        switch failure {
+        case .permissionDenied?:
+            problem = tr("This computer does not allow the app to use the camera.")
+        case .busy?:
+            problem = tr("The camera is being used by another application. Close that application.")
+        case .unavailable?:
+            problem = tr("The camera cannot be found.")
+        case .failed?:
+            problem = tr("The camera could not be started.")
+        case .disconnected?, nil:
+            problem = tr("The camera was disconnected or stopped working.")
+        }
+        let next =
+            flow.cameraAvailable
+            ? tr("Check that it is connected, then choose Retry.")
+            : tr("Connect a camera to try again, or cancel.")
+        return problem + " " + next
+    }
+
+    private func encodeChosenPhoto() {
+        guard let chosen else { return }
+        setStatus(tr("Preparing the photo…"), announce: true)
+        render()
         stopStream()
         let kind = kind
         let device = sources[sourceIndex].name
@@ -379,10 +616,12 @@ public final class CaptureWindow {
         Task { [weak self] in
             let result = await Task.detached(priority: .userInitiated) {
                 let recipient = recipientBytes.flatMap { try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0) }
-                return Self.buildResult(kind: kind, chosen: frame, earlier: earlier, device: device, recipient: recipient)
+                return Self.buildResult(
+                    kind: kind, chosen: frame, earlier: earlier, device: device, recipient: recipient)
             }.value
             guard let self, self.phase == .encoding else { return }
-            self.finish(result)
+            self.flow.encodingFinished()
+            self.end(with: result)
         }
     }
 
@@ -400,73 +639,91 @@ public final class CaptureWindow {
                         code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
                 }
                 return .selfie(
-                    try CaptureResultBuilder.selfie(chosen: chosen, earlier: earlier, device: device, recipient: recipient))
+                    try CaptureResultBuilder.selfie(
+                        chosen: chosen, earlier: earlier, device: device, recipient: recipient))
             }
         } catch {
             return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)
         }
     }
 
-    /// Cancels the capture, or, when an error is shown (the slot already settled), just closes.
-    func cancelOrClose(reason: String) {
-        switch phase {
-        case .failed:
-            close()
-        case .finished:
-            return
-        default:
-            finish(.cancelled(reason: reason))
-        }
-    }
-
-    /// Keyboard: Space captures (or uses the reviewed photo), Escape cancels.
-    func handleKey(_ keyval: guint) -> Bool {
-        switch Int32(bitPattern: keyval) {
-        case GDK_KEY_space, GDK_KEY_KP_Space:
-            if phase == .live {
-                capture()
-            } else if phase == .reviewing {
-                usePhoto()
-            }
-            return true
-        case GDK_KEY_Escape:
-            cancelOrClose(reason: "User cancelled the capture")
-            return true
-        default:
-            return false
-        }
-    }
-
-    private func finish(_ result: CaptureResult) {
-        guard phase != .finished, phase != .failed else { return }
-        phase = .finished
+    /// Reports `result` (once) and stops the camera; the coordinator then closes the window.
+    private func end(with result: CaptureResult) {
         stopStream()
         autoCaptureTask?.cancel()
-        updateControls()
+        countdownTask?.cancel()
+        renderer.countdown = nil
+        render()
         onFinish(result)
     }
 
     // MARK: Presentation
 
-    private func setStatus(_ text: String?, isError: Bool = false) {
-        guard let text else {
-            gtk_label_set_text(gtkCast(statusLabel), "")
-            return
-        }
-        let escaped = markupEscaped(text)
-        gtk_label_set_markup(gtkCast(statusLabel), isError ? "<span foreground='#c01c28'><b>\(escaped)</b></span>" : escaped)
+    private func setStatus(_ text: String, announce shouldAnnounce: Bool = false, isError: Bool = false) {
+        gtk_label_set_text(gtkCast(statusLabel), text)
+        gtk_widget_set_visible(statusIcon, isError ? 1 : 0)
+        if shouldAnnounce { announce(text) }
     }
 
-    private func updateControls() {
-        let reviewing = phase == .reviewing
-        gtk_widget_set_visible(captureButton, reviewing ? 0 : 1)
-        gtk_widget_set_visible(retakeButton, reviewing ? 1 : 0)
-        gtk_widget_set_visible(useButton, reviewing ? 1 : 0)
-        gtk_widget_set_sensitive(captureButton, phase == .live ? 1 : 0)
-        gtk_widget_set_sensitive(retakeButton, reviewing ? 1 : 0)
-        gtk_widget_set_sensitive(useButton, reviewing ? 1 : 0)
-        gtk_button_set_label(gtkCast(cancelButton), phase == .failed ? "Close" : "Cancel")
-        if let devicePicker { gtk_widget_set_sensitive(devicePicker, phase == .live || phase == .waitingForFrames ? 1 : 0) }
+    /// Asks screen readers to speak `text` now: ATK's `announcement` signal (ATK 2.46), which the AT-SPI
+    /// bridge sends as `object:announcement` from the window.
+    private func announce(_ text: String) {
+        announcements.append(text)
+        guard let object = gtk_widget_get_accessible(window) else { return }
+        Accessibility.announce(text, from: object)
+    }
+
+    /// Shows the buttons, default, focus, picker, preview description and mode for the current phase.
+    private func render() {
+        guard !isClosed else { return }
+        gtk_widget_set_visible(captureButton, flow.captureVisible ? 1 : 0)
+        gtk_widget_set_visible(retakeButton, flow.reviewVisible ? 1 : 0)
+        gtk_widget_set_visible(useButton, flow.reviewVisible ? 1 : 0)
+        gtk_widget_set_visible(retryButton, flow.retryVisible ? 1 : 0)
+        gtk_widget_set_sensitive(retakeButton, flow.reviewEnabled ? 1 : 0)
+        gtk_widget_set_sensitive(useButton, flow.reviewEnabled ? 1 : 0)
+        gtk_widget_set_sensitive(retryButton, flow.retryEnabled ? 1 : 0)
+        gtk_widget_set_sensitive(captureButton, phase == .encoding || phase == .finished ? 0 : 1)
+        if let devicePicker { gtk_widget_set_sensitive(devicePicker, flow.pickerEnabled ? 1 : 0) }
+
+        let still = flow.showsStill
+        if let object = gtk_widget_get_accessible(preview) {
+            atk_object_set_role(object, still ? ATK_ROLE_IMAGE : ATK_ROLE_VIDEO)
+            let description: String
+            if still {
+                description = tr("Still photo you just took, not the live camera picture.")
+            } else if flow.showsLivePreview {
+                description = kind.livePreviewDescription
+            } else {
+                description = tr("No camera picture yet.")
+            }
+            atk_object_set_description(object, description)
+        }
+        let mode = flow.showsLivePreview || still ? sources[sourceIndex].modeDescription : nil
+        gtk_label_set_text(gtkCast(modeLabel), mode ?? "")
+        if let mode, let object = gtk_widget_get_accessible(modeLabel) {
+            atk_object_set_name(object, tr("Picture size: {size}", ["size": mode]))
+        }
+
+        let primary: UnsafeMutablePointer<GtkWidget>?
+        switch flow.defaultAction {
+        case .capture: primary = captureButton
+        case .usePhoto: primary = useButton
+        case .retry: primary = retryButton
+        case .none: primary = nil
+        }
+        guard gtk_widget_get_realized(window) != 0 else { return }
+        if let primary, gtk_widget_get_visible(primary) != 0 { gtk_widget_grab_default(primary) }
+        // Keep the focus on something that can act: after Capture the focused button is hidden.
+        let focus = gtk_window_get_focus(gtkCast(window))
+        let focusUsable = focus.map { gtk_widget_get_visible($0) != 0 && gtk_widget_is_sensitive($0) != 0 } ?? false
+        if !focusUsable {
+            if let primary, gtk_widget_get_visible(primary) != 0, gtk_widget_is_sensitive(primary) != 0 {
+                gtk_widget_grab_focus(primary)
+            } else {
+                gtk_widget_grab_focus(cancelButton)
+            }
+        }
     }
 }
 

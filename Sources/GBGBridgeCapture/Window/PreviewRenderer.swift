@@ -11,6 +11,11 @@ public final class PreviewRenderer {
     private(set) var frameHeight = 0
     /// Text shown centred on the preview area when there is no image (e.g. "Starting the camera…").
     public var placeholder: String?
+    /// When set, the image is a still photo: it gets a coloured border and this text as a tag in its
+    /// top-left corner, so nobody takes it for live video.
+    public var stillBadge: String?
+    /// When set, drawn large in the middle of the picture (the selfie countdown).
+    public var countdown: Int?
 
     /// A renderer with no image yet.
     public init(kind: CaptureKind) {
@@ -85,6 +90,70 @@ public final class PreviewRenderer {
         cairo_restore(cr)
 
         drawGuide(on: cr, left: left, top: top, width: imageWidth, height: imageHeight)
+        if let stillBadge {
+            drawStillFrame(stillBadge, on: cr, left: left, top: top, width: imageWidth, height: imageHeight)
+        }
+        if let countdown {
+            drawCountdown(countdown, on: cr, width: width, height: height)
+        }
+    }
+
+    /// The still-photo marking: a thick amber border around the picture and a tag with `text`.
+    private func drawStillFrame(
+        _ text: String, on cr: OpaquePointer, left: Double, top: Double, width: Double, height: Double
+    ) {
+        let border = 6.0
+        cairo_save(cr)
+        cairo_set_source_rgb(cr, 0.96, 0.76, 0.07)
+        cairo_set_line_width(cr, border)
+        cairo_rectangle(cr, left + border / 2, top + border / 2, width - border, height - border)
+        cairo_stroke(cr)
+        let layout = textLayout(cr, text, size: max(11, min(16, width / 40)), bold: true)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, nil, &logical)
+        let padding = 6.0
+        let tagLeft = left + border + 8
+        let tagTop = top + border + 8
+        roundedRectangle(
+            cr, x: tagLeft, y: tagTop, width: Double(logical.width) + 2 * padding,
+            height: Double(logical.height) + 2 * padding, radius: 4)
+        cairo_set_source_rgb(cr, 0.96, 0.76, 0.07)
+        cairo_fill(cr)
+        cairo_move_to(cr, tagLeft + padding, tagTop + padding)
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1)
+        pango_cairo_show_layout(cr, layout)
+        cairo_restore(cr)
+    }
+
+    /// A big countdown number on a dark disc in the middle of the area.
+    private func drawCountdown(_ number: Int, on cr: OpaquePointer, width: Double, height: Double) {
+        let radius = max(40, min(width, height) * 0.18)
+        cairo_save(cr)
+        cairo_arc(cr, width / 2, height / 2, radius, 0, 2 * Double.pi)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.6)
+        cairo_fill(cr)
+        let layout = textLayout(cr, String(number), size: radius * 1.1, bold: true)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var ink = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, nil)
+        cairo_move_to(
+            cr, width / 2 - Double(ink.x) - Double(ink.width) / 2, height / 2 - Double(ink.y) - Double(ink.height) / 2)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        pango_cairo_show_layout(cr, layout)
+        cairo_restore(cr)
+    }
+
+    /// A Pango layout for `text` in the UI's sans font at `size` pixels (Pango handles any script).
+    private func textLayout(_ cr: OpaquePointer, _ text: String, size: Double, bold: Bool) -> OpaquePointer {
+        let layout = pango_cairo_create_layout(cr)!
+        let font = pango_font_description_from_string("Sans")!
+        pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
+        if bold { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
+        pango_layout_set_font_description(layout, font)
+        pango_font_description_free(font)
+        pango_layout_set_text(layout, text, -1)
+        return layout
     }
 
     /// The guide: the area outside it is dimmed and its outline drawn in white.
@@ -131,13 +200,16 @@ public final class PreviewRenderer {
 
     private func drawCentred(_ text: String, on cr: OpaquePointer, width: Double, height: Double) {
         cairo_save(cr)
-        cairo_select_font_face(cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-        cairo_set_font_size(cr, max(14, min(28, width / 30)))
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &extents)
-        cairo_move_to(cr, (width - extents.width) / 2 - extents.x_bearing, (height - extents.height) / 2 - extents.y_bearing)
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85)
-        cairo_show_text(cr, text)
+        let layout = textLayout(cr, text, size: max(14, min(26, width / 30)), bold: true)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_width(layout, Int32(max(1, width - 32)) * PANGO_SCALE)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        var logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, nil, &logical)
+        cairo_move_to(cr, 16, (height - Double(logical.height)) / 2)
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
+        pango_cairo_show_layout(cr, layout)
         cairo_restore(cr)
     }
 

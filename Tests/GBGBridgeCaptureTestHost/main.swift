@@ -1,0 +1,203 @@
+import CWebKitGTK
+import GBGBridge
+import GBGBridgeCapture
+import GBGBridgeGTK
+import GBGBridgeLocalization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Opens the capture dialog over a stand-in journey window with synthetic cameras, for tests and
+// screenshots that run outside the Swift test process (AT-SPI, other screen sizes, themes, languages).
+//
+//   gbgbridge-capture-testhost show STATE [--kind document|selfie] [--screenshot PNG] [--hold SECONDS]
+//                                         [--press-capture-after SECONDS]
+//       STATE: live | hint | countdown | review | disconnected
+//       Prints "READY STATE" once the dialog is in that state; with --screenshot it paints the dialog into
+//       the PNG and exits, otherwise it keeps running for --hold seconds (default 30). With
+//       --press-capture-after it presses Return that many seconds after READY.
+//   gbgbridge-capture-testhost size
+//       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+@MainActor
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    say("error: \(message)")
+    exit(1)
+}
+
+/// Prints a line at once (the tests read the output while the program runs).
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
+guard let command = arguments.first else {
+    print("usage: gbgbridge-capture-testhost show STATE [options] | size")
+    exit(2)
+}
+
+Localization.setUp(localeDirectory: getenv("GBGBRIDGE_LOCALE_DIR").map { String(cString: $0) })
+MainLoopIntegration.install()
+guard gtk_init_check(nil, nil) != 0 else { fail("cannot open a display (run under xvfb-run)") }
+g_timeout_add_seconds(
+    120,
+    { _ in
+        print("error: timed out")
+        exit(1)
+    }, nil)
+
+/// Presses `keyval` on `window` the way the X server would deliver it (through GTK's event dispatch).
+@MainActor
+func press(_ keyval: Int32, on window: UnsafeMutablePointer<GtkWindow>) {
+    let widget = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
+    guard let gdkWindow = gtk_widget_get_window(widget), let event = gdk_event_new(GDK_KEY_PRESS) else { return }
+    event.pointee.key.window = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(gdkWindow)))
+    event.pointee.key.send_event = 1
+    event.pointee.key.time = guint32(GDK_CURRENT_TIME)
+    event.pointee.key.keyval = guint(keyval)
+    // Mnemonics and accelerators are looked up by hardware key code.
+    var keys: UnsafeMutablePointer<GdkKeymapKey>?
+    var count: Int32 = 0
+    if gdk_keymap_get_entries_for_keyval(
+        gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
+        let keys, count > 0
+    {
+        event.pointee.key.hardware_keycode = guint16(keys[0].keycode)
+        g_free(keys)
+    }
+    let seat = gdk_display_get_default_seat(gdk_display_get_default())
+    gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
+    gtk_main_do_event(event)
+    gdk_event_free(event)
+}
+
+/// Waits on the main loop until `condition` holds (or gives up after `seconds`).
+@MainActor
+func wait(seconds: Double = 15, until condition: @MainActor () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
+
+/// Paints the dialog into a PNG (the screen is not read, so nothing covering it matters). Tries again for
+/// a while when the painting comes out empty (the window was not mapped or laid out yet).
+@MainActor
+func screenshot(_ window: UnsafeMutablePointer<GtkWindow>, to path: String) async {
+    let widget = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
+    for _ in 0..<20 {
+        let width = gtk_widget_get_allocated_width(widget)
+        let height = gtk_widget_get_allocated_height(widget)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
+        defer { cairo_surface_destroy(surface) }
+        let context = cairo_create(surface)!
+        gtk_widget_draw(widget, context)
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
+        if gtk_widget_get_mapped(widget) != 0, isPainted(surface) {
+            if cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS { fail("could not write \(path)") }
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(250))
+    }
+    fail("the dialog did not paint")
+}
+
+/// Whether the middle row of the image has opaque pixels.
+func isPainted(_ surface: OpaquePointer) -> Bool {
+    guard let data = cairo_image_surface_get_data(surface) else { return false }
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    let width = Int(cairo_image_surface_get_width(surface))
+    let row = UnsafeMutableRawPointer(data + stride * Int(cairo_image_surface_get_height(surface)) / 2)
+        .assumingMemoryBound(to: UInt32.self)
+    return (0..<width).contains { row[$0] >> 24 != 0 }
+}
+
+@MainActor
+func run() async {
+    let parent = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+    gtk_window_set_title(UnsafeMutablePointer(OpaquePointer(parent)), "Journey")
+    gtk_window_set_default_size(UnsafeMutablePointer(OpaquePointer(parent)), 1000, 700)
+    gtk_widget_show_all(parent)
+
+    let state = command == "size" ? "live" : (arguments.count > 1 ? arguments[1] : "live")
+    let kind: CaptureKind = option("--kind") == "selfie" || state == "countdown" ? .selfie : .document
+    let failAfter = state == "disconnected" ? 15 : nil
+    let sources: [any FrameSource] = [
+        SyntheticFrameSource(
+            name: "Integrated Camera (/dev/video0)", width: 1280, height: 720, failAfterFrames: failAfter),
+        SyntheticFrameSource(name: "USB Camera (/dev/video2)", width: 1920, height: 1080),
+        SyntheticFrameSource(name: "USB Camera (/dev/video4)", width: 640, height: 480),
+    ]
+    let request = BridgeMessage(
+        version: "1.0", correlationId: "testhost", type: .request, timestamp: 1,
+        payload: BridgePayload(
+            action: "camera.document.capture", data: kind == .document ? ["side": .string("front")] : nil))
+    var finished: CaptureResult?
+    let window = CaptureWindow(
+        kind: kind, request: request, sources: sources, selfieRecipient: nil, selfieCountdown: 3
+    ) { result in finished = result }
+    do {
+        try await window.present(over: UnsafeMutablePointer(OpaquePointer(parent)))
+    } catch {
+        fail("the synthetic camera did not open: \(error.message)")
+    }
+    guard await wait(until: { window.framesShown > 3 || window.isShowingError }) else { fail("no preview") }
+    let dialog = window.gtkWindow
+
+    if command == "size" {
+        try? await Task.sleep(for: .milliseconds(300))
+        var width: Int32 = 0
+        var height: Int32 = 0
+        gtk_window_get_size(dialog, &width, &height)
+        let display = gdk_display_get_default()
+        let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        var area = GdkRectangle()
+        if let monitor { gdk_monitor_get_workarea(monitor, &area) }
+        say("window \(width) \(height) workarea \(area.width) \(area.height)")
+        exit(0)
+    }
+
+    switch state {
+    case "live":
+        break
+    case "hint":
+        window.showHint(tr("Move a little closer so the document fills the frame."))
+    case "countdown":
+        press(GDK_KEY_Return, on: dialog)
+        try? await Task.sleep(for: .milliseconds(150))
+    case "review":
+        press(GDK_KEY_Return, on: dialog)
+    case "disconnected":
+        guard await wait(until: { window.isShowingError }) else { fail("the camera did not fail") }
+    default:
+        fail("unknown state \(state)")
+    }
+    try? await Task.sleep(for: .milliseconds(400))
+    say("READY \(state)")
+    if let path = option("--screenshot") {
+        await screenshot(dialog, to: path)
+        exit(0)
+    }
+    if let delay = option("--press-capture-after").flatMap(Double.init) {
+        try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+        press(GDK_KEY_Return, on: dialog)
+    }
+    let hold = option("--hold").flatMap(Double.init) ?? 30
+    try? await Task.sleep(for: .milliseconds(Int(hold * 1000)))
+    say("DONE \(finished.map { "\($0)" } ?? "open")")
+    exit(0)
+}
+
+Task { @MainActor in await run() }
+gtk_main()
