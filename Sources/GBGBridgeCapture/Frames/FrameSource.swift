@@ -4,10 +4,19 @@ public protocol FrameSource: Sendable {
     /// Name shown in the device picker and recorded in selfie packages (for a camera: its card name).
     var name: String { get }
 
+    /// The picture size (and rate) this source delivers, for display next to the picker, e.g. "1920 × 1080";
+    /// nil when unknown.
+    var modeDescription: String? { get }
+
     /// Opens the source and starts delivering frames, produced off the main thread.
     ///
     /// Failures found while opening are thrown. Failures while streaming (unplugged camera, driver error)
     /// finish the stream with a ``FrameSourceError``. Ending iteration (or cancelling the consuming task)
     /// stops the source and releases the device.
     func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error>
+}
+
+extension FrameSource {
+    /// No mode to describe.
+    public var modeDescription: String? { nil }
 }
