@@ -24,8 +24,13 @@ public enum Localization {
 
 /// `msgid` in the user's language (itself when there is no translation).
 public func tr(_ msgid: String) -> String {
-    guard let translated = dgettext(Localization.domain, msgid) else { return msgid }
-    return String(cString: translated)
+    // Without a translation dgettext returns its argument, which is only valid inside withCString.
+    msgid.withCString { key in
+        guard let translated = dgettext(Localization.domain, key), translated != UnsafeMutablePointer(mutating: key) else {
+            return msgid
+        }
+        return String(cString: translated)
+    }
 }
 
 /// `msgid` in the user's language with each `{name}` replaced by its value, e.g.

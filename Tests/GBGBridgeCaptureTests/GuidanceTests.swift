@@ -99,14 +99,16 @@ struct GuidanceAnalyzerTests {
 struct GuidanceTrackerTests {
     @Test func aHintAppearsAndGoesOnlyWhenItHolds() {
         var tracker = GuidanceTracker(showAfter: 3, hideAfter: 3)
-        #expect(!tracker.update(with: .tooDark))
-        #expect(!tracker.update(with: .tooDark))
-        #expect(tracker.update(with: .tooDark))
+        var changes: [Bool] = []
+        for hint in [GuidanceHint.tooDark, .tooDark, .tooDark] { changes.append(tracker.update(with: hint)) }
+        #expect(changes == [false, false, true])
         #expect(tracker.current == .tooDark)
-        #expect(!tracker.update(with: nil))
-        #expect(!tracker.update(with: nil))
+        changes = []
+        for _ in 0..<2 { changes.append(tracker.update(with: nil)) }
+        #expect(changes == [false, false])
         #expect(tracker.current == .tooDark)
-        #expect(tracker.update(with: nil))
+        let gone = tracker.update(with: nil)
+        #expect(gone)
         #expect(tracker.current == nil)
     }
 
@@ -134,7 +136,8 @@ struct GuidanceTrackerTests {
         let frameInterval: UInt64 = 1_000_000_000 / 30
         let analysed = (0..<30).filter { limiter.shouldAnalyze(timestampNanoseconds: 5_000_000_000 + UInt64($0) * frameInterval) }
         #expect(analysed.count <= 8 && analysed.count >= 7)
-        #expect(limiter.shouldAnalyze(timestampNanoseconds: 1), "a timestamp going backwards starts again")
+        let restarted = limiter.shouldAnalyze(timestampNanoseconds: 1)
+        #expect(restarted, "a timestamp going backwards starts again")
     }
 
     @Test func theMonitorReportsAfterAFewAnalyses() {

@@ -127,8 +127,10 @@ public struct GuidanceAnalyzer: Sendable {
                             guideSquares += value * value
                             if value >= saturated { guideClipped += 1 }
                         }
-                        guard y > 0, y < height - 1 else { continue }
-                        for x in max(start, 1)..<min(end, width - 1) {
+                        let first = max(start, 1)
+                        let last = min(end, width - 1)
+                        guard y > 0, y < height - 1, first < last else { continue }
+                        for x in first..<last {
                             let centre = Int(pixels[row + x])
                             let laplacian =
                                 4 * centre - Int(pixels[row + x - 1]) - Int(pixels[row + x + 1])
