@@ -93,6 +93,37 @@ func benchmarkPreview(width: Int, height: Int, kind: CaptureKind) async throws {
             + "budget at 30 fps: \(format(perFrame / (1000.0 / 30) * 100))% of one core")
 }
 
+/// Guidance cost: one `GuidanceAnalyzer.analyze` on a camera-like (noisy) frame, per scene, many rounds;
+/// reports median and p95 CPU time, and the share of one core it takes at 8 analyses per second (the
+/// `GuidanceMonitor` default) and if every frame of a 30 fps preview were analysed.
+func benchmarkGuidance(width: Int, height: Int) async throws {
+    var frames: [RGBFrame] = []
+    for scene in SyntheticFrameSource.Scene.allCases {
+        let source = SyntheticFrameSource(width: width, height: height, framesPerSecond: 1000, scene: scene)
+        for try await frame in try await source.frames() {
+            frames.append(withNoise(frame, seed: UInt64(frames.count) + 11))
+            break
+        }
+    }
+    var analyzer = GuidanceAnalyzer(kind: .document)
+    var hints: [String] = []
+    for frame in frames { hints.append(analyzer.analyze(frame).map { "\($0)" } ?? "none") }
+    var times: [Double] = []
+    for round in 0..<400 {
+        let frame = frames[round % frames.count]
+        let start = clocks().cpu
+        _ = analyzer.analyze(frame)
+        times.append(clocks().cpu - start)
+    }
+    let sorted = times.sorted()
+    let medianTime = sorted[sorted.count / 2]
+    let p95 = sorted[sorted.count * 95 / 100]
+    print(
+        "guidance document \(width)x\(height): median \(format(medianTime * 1000)) µs, p95 \(format(p95 * 1000)) µs CPU/analysis; "
+            + "at 8/s \(format(medianTime * 8 / 10)) % of one core, every frame at 30 fps \(format(medianTime * 30 / 10)) %; "
+            + "scenes good/dark/bright/blurred/glare -> \(hints.joined(separator: "/"))")
+}
+
 /// Records when the response reaches the page.
 @MainActor
 final class TimingPage: BridgeTransport {
@@ -216,6 +247,9 @@ Task { @MainActor in
         for (width, height) in [(1280, 720), (1920, 1080)] {
             try await benchmarkPreview(width: width, height: height, kind: .document)
             try await benchmarkPreview(width: width, height: height, kind: .selfie)
+        }
+        for (width, height) in [(1280, 720), (1920, 1080)] {
+            try await benchmarkGuidance(width: width, height: height)
         }
         if hasDisplay {
             for (width, height) in [(1280, 720), (1920, 1080)] {

@@ -120,6 +120,9 @@ final class JourneyRun: BridgeHostDelegate {
                 coordinator = CaptureCoordinator(
                     host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
                     autoCaptureAfter: settings.autoCapture)
+                if let diagnosis = await CameraDiagnosis.startupLine(for: settings.camera) {
+                    ShellOutput.note(diagnosis)
+                }
             }
             var cameraKinds: Set<CaptureKind> = []
             if !settings.documentAnswer.isScripted { cameraKinds.insert(.document) }

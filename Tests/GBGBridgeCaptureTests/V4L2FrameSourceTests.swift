@@ -22,7 +22,7 @@ struct V4L2FrameSourceTests {
     @Test func permissionMessageNamesTheVideoGroup() {
         let failure = V4L2FrameSource.mapped(CameraError(errno: EACCES, call: "open", devicePath: "/dev/video0"), whileStreaming: false)
         #expect(failure.message.contains("video"))
-        #expect(failure.message.contains("EACCES"))
+        #expect(failure.detail.contains("EACCES"))
     }
 
     @Test(arguments: [ENODEV, EIO, ETIMEDOUT, EINVAL])

@@ -95,7 +95,7 @@ final class EchoHandler: BridgeCapabilityHandler {
         #expect(response?.payload.status == .unsupported)
         #expect(response?.payload.error?.code == "CAPABILITY_UNAVAILABLE")
         #expect(response?.payload.error?.recoverable == false)
-        #expect(response?.payload.error?.message.contains("camera.selfie") == true)
+        #expect(response?.payload.error?.message == "Selfie capture (camera.selfie) is not supported by this app.")
         #expect(host.pendingRequests.isEmpty)
     }
 
@@ -106,7 +106,9 @@ final class EchoHandler: BridgeCapabilityHandler {
         #expect(!host.selfieCapture.isSupported)
         let response = await answer(to: "camera.selfie.capture")
         #expect(response?.payload.status == .unsupported)
-        #expect(response?.payload.error?.message.contains("disabled") == true)
+        #expect(
+            response?.payload.error?.message
+                == "Selfie capture (camera.selfie) is turned off in this app at the moment, for example because no camera is connected.")
         #expect(host.selfieCapture.buildCapabilityInfo() == BridgeCapabilityInfo(supported: false))
     }
 

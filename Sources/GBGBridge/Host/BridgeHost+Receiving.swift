@@ -98,6 +98,21 @@ extension BridgeHost {
         }
     }
 
+    /// Why a slot answers `unsupported`, as a sentence a journey can show: the host does not offer the
+    /// capture at all (no handler), or has turned it off for now (`isEnabled == false`, e.g. no camera).
+    static func unavailableMessage(for slot: CaptureCapability) -> String {
+        let capture: String
+        switch slot.id {
+        case "camera.document": capture = "Document capture"
+        case "camera.selfie": capture = "Selfie capture"
+        default: capture = "The \(slot.id) capability"
+        }
+        if slot.handler == nil {
+            return "\(capture) (\(slot.id)) is not supported by this app."
+        }
+        return "\(capture) (\(slot.id)) is turned off in this app at the moment, for example because no camera is connected."
+    }
+
     private func typedSlot(for action: String) -> CaptureCapability? {
         for slot in [documentCapture, selfieCapture] where slot.actionId == action {
             if slotsOwnTheirActions || slot.handler != nil {
@@ -110,13 +125,10 @@ extension BridgeHost {
     private func routeToSlot(_ slot: CaptureCapability, _ request: BridgeMessage) {
         let responder = makeResponder(for: request)
         guard let handler = slot.handler, slot.isEnabled else {
-            let why = slot.handler == nil ? "has no handler" : "is disabled"
             responder.respond(
                 status: .unsupported, data: nil,
                 error: BridgeErrorPayload(
-                    code: "CAPABILITY_UNAVAILABLE",
-                    message: "The \(slot.id) capability is not available: the host \(why) for it",
-                    recoverable: false))
+                    code: "CAPABILITY_UNAVAILABLE", message: Self.unavailableMessage(for: slot), recoverable: false))
             return
         }
         guard slot.activeRequest == nil else {

@@ -1,6 +1,7 @@
 import CWebKitGTK
 import Crypto
 import GBGBridge
+import GBGBridgeLocalization
 import V4L2Capture
 
 #if canImport(Glibc)
@@ -13,13 +14,18 @@ import Glibc
 /// coordinator opens a ``CaptureWindow`` for it; the window completes the slot, and the window closes when
 /// the slot's request is settled (including by `resetForNewPage`). Failures to open the camera answer the
 /// request straight away: `PERMISSION_DENIED` and `CAMERA_BUSY` (recoverable), `CAMERA_UNAVAILABLE` (not).
+/// Every error the journey receives carries the person-facing sentence of ``CaptureFailure``.
+///
+/// The camera last chosen (``rememberChoice(of:)``) is preselected for both slots and across runs
+/// (``CameraPreferenceStore``). With a hot-plug directory, cameras plugged in or out re-check availability
+/// at once and call ``onCameraAvailabilityChanged``.
 @MainActor
 public final class CaptureCoordinator {
     /// Produces the frame sources offered for one capture (the first is preselected).
     public typealias SourceProvider = @MainActor () async -> [any FrameSource]
 
     private let host: BridgeHost
-    private let sourceProvider: SourceProvider
+    private let sourceProvider: @MainActor (CaptureKind) async -> [any FrameSource]
     private let availability: @MainActor () async -> CameraAvailability
     private let selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     private let autoCaptureAfter: Duration?
@@ -28,6 +34,18 @@ public final class CaptureCoordinator {
     public var parentWindow: UnsafeMutablePointer<GtkWindow>?
     /// The open window per slot, if any.
     public private(set) var windows: [CaptureKind: CaptureWindow] = [:]
+    /// Called on the main actor when cameras become available or all go away after ``install(for:)``
+    /// (hot-plug, or a re-check at a capability query); an open capture window can follow it.
+    public var onCameraAvailabilityChanged: (@MainActor (Bool) -> Void)?
+    /// Whether a camera was available at the last check (nil before the first).
+    public private(set) var cameraAvailable: Bool?
+    /// The camera preselected in the next capture window (the last chosen one), if known.
+    public private(set) var preferredCamera: CameraIdentity?
+    private let preferences: CameraPreferenceStore?
+    private let hotplugDirectory: String?
+    private var hotplugMonitor: CameraHotplugMonitor?
+    private var hotplugTask: Task<Void, Never>?
+    private var pendingHotplugCheck: Task<Void, Never>?
 
     /// A coordinator for real cameras chosen by `camera`.
     ///
@@ -35,33 +53,42 @@ public final class CaptureCoordinator {
     ///   - selfieRecipientKey: the key selfie packages are sealed to; without it the selfie slot is not offered.
     ///   - autoCaptureAfter: take and use the photo by itself after this much live preview (unattended runs).
     ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
+    ///   - preferences: where the last chosen camera is remembered (default: the user's XDG state directory).
+    ///   - hotplugDirectory: the directory watched for cameras coming and going (nil: no watch).
     public convenience init(
         host: BridgeHost, camera: CameraChoice, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?,
-        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3
+        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3, preferences: CameraPreferenceStore? = .standard(),
+        hotplugDirectory: String? = "/dev"
     ) {
+        let watches = camera != .none && camera != .synthetic
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown, sources: { await Self.cameraSources(for: camera) },
-            availability: { await Self.availability(of: camera) })
+            selfieCountdown: selfieCountdown, sources: { kind in await Self.cameraSources(for: camera, kind: kind) },
+            availability: { await Self.availability(of: camera) }, preferences: preferences,
+            hotplugDirectory: watches ? hotplugDirectory : nil)
     }
 
     /// A coordinator over any frame sources (tests use synthetic ones). `hasCamera` decides whether the
     /// slots are offered; by default, whether `sources` returns anything. Permission states are left as set.
+    /// `preferences` and `hotplugDirectory` work as for real cameras (both off by default here).
     public convenience init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
-        selfieCountdown: Int = 3, sources: @escaping SourceProvider, hasCamera: (@MainActor () async -> Bool)? = nil
+        selfieCountdown: Int = 3, sources: @escaping SourceProvider, hasCamera: (@MainActor () async -> Bool)? = nil,
+        preferences: CameraPreferenceStore? = nil, hotplugDirectory: String? = nil
     ) {
         let hasCamera = hasCamera ?? { await !sources().isEmpty }
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown, sources: sources,
-            availability: { CameraAvailability(available: await hasCamera(), permissionState: nil) })
+            selfieCountdown: selfieCountdown, sources: { _ in await sources() },
+            availability: { CameraAvailability(available: await hasCamera(), permissionState: nil) },
+            preferences: preferences, hotplugDirectory: hotplugDirectory)
     }
 
     private init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration?,
-        selfieCountdown: Int, sources: @escaping SourceProvider,
-        availability: @escaping @MainActor () async -> CameraAvailability
+        selfieCountdown: Int, sources: @escaping @MainActor (CaptureKind) async -> [any FrameSource],
+        availability: @escaping @MainActor () async -> CameraAvailability, preferences: CameraPreferenceStore?,
+        hotplugDirectory: String?
     ) {
         self.host = host
         self.sourceProvider = sources
@@ -69,6 +96,9 @@ public final class CaptureCoordinator {
         self.selfieRecipientKey = selfieRecipientKey
         self.autoCaptureAfter = autoCaptureAfter
         self.selfieCountdown = selfieCountdown
+        self.preferences = preferences
+        self.preferredCamera = preferences?.load()
+        self.hotplugDirectory = hotplugDirectory
     }
 
     /// The slots this coordinator serves (set by ``install(for:)``).
@@ -94,6 +124,7 @@ public final class CaptureCoordinator {
             host.selfieCapture.handler = nil
         }
         await refreshAvailability()
+        startWatchingCameras()
     }
 
     /// Re-checks the camera: enables or disables the served slots (the query then reports them supported or not)
@@ -104,6 +135,70 @@ public final class CaptureCoordinator {
         for slot in servedKinds.map(slot(for:)) {
             slot.isEnabled = current.available
             if let permissionState = current.permissionState { slot.permissionState = permissionState }
+        }
+        let previous = cameraAvailable
+        cameraAvailable = current.available
+        if let previous, previous != current.available { onCameraAvailabilityChanged?(current.available) }
+    }
+
+    // MARK: Camera choice
+
+    /// Records `source` as the camera to preselect from now on, for both slots and (for a V4L2 camera) in
+    /// later runs. The window calls this when the user picks a camera. Sources without an identity
+    /// (synthetic ones) are ignored.
+    public func rememberChoice(of source: any FrameSource) {
+        guard let identity = (source as? V4L2FrameSource)?.identity else { return }
+        preferredCamera = identity
+        preferences?.save(identity)
+    }
+
+    /// The index in `sources` of the camera with `identity`, or 0 (the first) when it is not offered.
+    public nonisolated static func preferredIndex(of identity: CameraIdentity?, in sources: [any FrameSource]) -> Int {
+        guard let identity else { return 0 }
+        return sources.firstIndex { ($0 as? V4L2FrameSource)?.identity == identity } ?? 0
+    }
+
+    // MARK: Hot-plug
+
+    /// Starts watching the hot-plug directory (if any): video nodes appearing, disappearing or changing
+    /// access re-check availability a moment later (so udev can finish setting permissions). Runs by itself
+    /// from ``install(for:)``; calling it again does nothing.
+    public func startWatchingCameras() {
+        guard hotplugMonitor == nil, let hotplugDirectory else { return }
+        guard let monitor = try? CameraHotplugMonitor(directory: hotplugDirectory) else { return }
+        hotplugMonitor = monitor
+        let events = monitor.events
+        hotplugTask = Task { [weak self] in
+            for await _ in events {
+                guard let self else { return }
+                self.cameraNodesChanged()
+            }
+        }
+    }
+
+    /// Stops the hot-plug watch.
+    public func stopWatchingCameras() {
+        hotplugMonitor?.stop()
+        hotplugMonitor = nil
+        hotplugTask?.cancel()
+        hotplugTask = nil
+        pendingHotplugCheck?.cancel()
+        pendingHotplugCheck = nil
+    }
+
+    /// Whether the hot-plug watch is running.
+    public var isWatchingCameras: Bool { hotplugMonitor != nil }
+
+    /// How long after a node event availability is re-checked; further events in that time share the check.
+    static let hotplugSettleTime = Duration.milliseconds(250)
+
+    private func cameraNodesChanged() {
+        guard pendingHotplugCheck == nil else { return }
+        pendingHotplugCheck = Task { [weak self] in
+            try? await Task.sleep(for: Self.hotplugSettleTime)
+            guard let self, !Task.isCancelled else { return }
+            self.pendingHotplugCheck = nil
+            await self.refreshAvailability()
         }
     }
 
@@ -153,19 +248,17 @@ public final class CaptureCoordinator {
         let slot = slot(for: kind)
         windows[kind]?.close()
         windows[kind] = nil
-        let sources = await sourceProvider()
-        guard !sources.isEmpty else {
-            return .failed(
-                code: "CAMERA_UNAVAILABLE", message: "No camera is connected to this computer.", recoverable: false)
-        }
+        let sources = await sourceProvider(kind)
+        guard !sources.isEmpty else { return CaptureFailure.cameraUnavailable.result }
         guard slot.activeRequest?.correlationId == request.correlationId else {
             return .cancelled(reason: "The request was withdrawn before the camera opened")
         }
         let window = CaptureWindow(
-            kind: kind, request: request, sources: sources, selfieRecipient: selfieRecipientKey,
+            kind: kind, request: request, sources: sources,
+            initialSource: Self.preferredIndex(of: preferredCamera, in: sources), selfieRecipient: selfieRecipientKey,
             autoCaptureAfter: autoCaptureAfter, selfieCountdown: selfieCountdown
         ) { [weak slot] result in
-            slot?.complete(result)
+            slot?.complete(CaptureFailure.personFacing(result))
         }
         windows[kind] = window
         do {
@@ -173,7 +266,7 @@ public final class CaptureCoordinator {
         } catch {
             window.close()
             windows[kind] = nil
-            return .failed(code: error.code, message: error.message, recoverable: error.recoverable)
+            return error.failure.result
         }
         let result = await slot.awaitCompletion()
         if !window.isShowingError {
@@ -191,19 +284,28 @@ public final class CaptureCoordinator {
     }
 
     /// Sources for `choice`: usable cameras first, then nodes that failed to open (opening those again
-    /// reports the real reason: permission or busy).
-    nonisolated static func cameraSources(for choice: CameraChoice) async -> [any FrameSource] {
+    /// reports the real reason: permission or busy). With `kind`, each camera's formats are read and the
+    /// best mode for that kind is asked for (``CameraMode/best(for:among:)``); without, 1920x1080.
+    nonisolated static func cameraSources(for choice: CameraChoice, kind: CaptureKind? = nil) async -> [any FrameSource] {
+        let withFormats = kind != nil
+        func source(_ device: CameraDevice) -> V4L2FrameSource {
+            switch kind {
+            case .document: return V4L2FrameSource(device: device, purpose: .document)
+            case .selfie: return V4L2FrameSource(device: device, purpose: .selfie)
+            case nil: return V4L2FrameSource(device: device)
+            }
+        }
         switch choice {
         case .none:
             return []
         case .synthetic:
             return [SyntheticFrameSource(name: "Synthetic test camera")]
         case .device(let path):
-            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: false) }.value
-            return [device.map { V4L2FrameSource(device: $0) } ?? V4L2FrameSource(path: path)]
+            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: withFormats) }.value
+            return [device.map(source) ?? V4L2FrameSource(path: path)]
         case .auto:
-            let scan = await scanCameras()
-            return scan.devices.map { V4L2FrameSource(device: $0) } + scan.failures.map { V4L2FrameSource(path: $0.devicePath) }
+            let scan = await scanCameras(includeFormats: withFormats)
+            return scan.devices.map(source) + scan.failures.map { V4L2FrameSource(path: $0.devicePath) }
         }
     }
 }

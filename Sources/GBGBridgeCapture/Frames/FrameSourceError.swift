@@ -1,4 +1,5 @@
-/// Why a frame source could not open or stopped delivering frames.
+/// Why a frame source could not open or stopped delivering frames. Each case carries the technical detail
+/// (device, failing call, errno); ``message`` is the sentence for people.
 public enum FrameSourceError: Error, Sendable, Equatable {
     /// There is no camera (or the chosen device does not exist).
     case unavailable(String)
@@ -11,8 +12,8 @@ public enum FrameSourceError: Error, Sendable, Equatable {
     /// The device could not be set up for another reason (driver or system error while opening).
     case failed(String)
 
-    /// Human-readable explanation, suitable for the window and for the wire `message`.
-    public var message: String {
+    /// The technical explanation, for logs and developers (e.g. `... (open on /dev/video0: EACCES: ...)`).
+    public var detail: String {
         switch self {
         case .unavailable(let detail), .permissionDenied(let detail), .busy(let detail), .disconnected(let detail),
             .failed(let detail):
@@ -20,20 +21,23 @@ public enum FrameSourceError: Error, Sendable, Equatable {
         }
     }
 
-    /// The bridge error code this failure is reported with.
-    public var code: String {
+    /// How this failure is reported on the wire: code, person-facing sentence, `recoverable`.
+    public var failure: CaptureFailure {
         switch self {
-        case .unavailable: return "CAMERA_UNAVAILABLE"
-        case .permissionDenied: return "PERMISSION_DENIED"
-        case .busy: return "CAMERA_BUSY"
-        case .disconnected: return "CAMERA_DISCONNECTED"
-        case .failed: return "CAPTURE_FAILED"
+        case .unavailable: return .cameraUnavailable
+        case .permissionDenied: return .permissionDenied
+        case .busy: return .cameraBusy
+        case .disconnected: return .cameraDisconnected
+        case .failed: return .captureFailed
         }
     }
 
+    /// A sentence for people, suitable for the window and for the wire `message`.
+    public var message: String { failure.message }
+
+    /// The bridge error code this failure is reported with.
+    public var code: String { failure.code }
+
     /// Whether trying again can help (everything except having no camera at all).
-    public var recoverable: Bool {
-        if case .unavailable = self { return false }
-        return true
-    }
+    public var recoverable: Bool { failure.recoverable }
 }

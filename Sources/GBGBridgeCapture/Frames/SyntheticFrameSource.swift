@@ -5,14 +5,31 @@ import Glibc
 /// A frame source that paints a moving test scene (no camera needed): used by tests, benchmarks and demos.
 ///
 /// Frames are produced on a background task at `framesPerSecond`. Set `failAfterFrames` to end the stream
-/// with ``FrameSourceError/disconnected(_:)`` after that many frames, as an unplugged camera would.
+/// with ``FrameSourceError/disconnected(_:)`` after that many frames, as an unplugged camera would. `scene`
+/// picks a picture that calls for one guidance hint (``GuidanceHint``), or none (`.good`, the default).
 public struct SyntheticFrameSource: FrameSource {
+    /// What the source shows. Each scene but `.good` is made to trigger the ``GuidanceHint`` of the same name.
+    public enum Scene: String, Sendable, CaseIterable {
+        /// The plain test scene: a card on a desk, well lit and sharp.
+        case good
+        /// The same, underexposed.
+        case dark
+        /// The same, overexposed (most of the picture near white, the card clipped).
+        case bright
+        /// The same, out of focus.
+        case blurred
+        /// The same, with a burnt-out reflection on the card.
+        case glare
+    }
+
     public let name: String
     public let width: Int
     public let height: Int
     public let framesPerSecond: Int
     public let failAfterFrames: Int?
     public let openError: FrameSourceError?
+    /// The picture shown.
+    public let scene: Scene
 
     /// The frame size, e.g. `1280 × 720`.
     public var modeDescription: String? { "\(width) × \(height)" }
@@ -20,7 +37,7 @@ public struct SyntheticFrameSource: FrameSource {
     /// Creates a source of `width`x`height` frames; `openError`, when set, is thrown by ``frames()``.
     public init(
         name: String = "Synthetic camera", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,
-        failAfterFrames: Int? = nil, openError: FrameSourceError? = nil
+        failAfterFrames: Int? = nil, openError: FrameSourceError? = nil, scene: Scene = .good
     ) {
         self.name = name
         self.width = width
@@ -28,13 +45,14 @@ public struct SyntheticFrameSource: FrameSource {
         self.framesPerSecond = max(1, framesPerSecond)
         self.failAfterFrames = failAfterFrames
         self.openError = openError
+        self.scene = scene
     }
 
     public func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
         if let openError { throw openError }
         let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
-        let painter = SyntheticScene(width: width, height: height)
+        let painter = SyntheticScene(width: width, height: height, scene: scene)
         let interval = Duration.nanoseconds(1_000_000_000 / framesPerSecond)
         let failAfter = failAfterFrames
         let deviceName = name
@@ -61,15 +79,20 @@ public struct SyntheticFrameSource: FrameSource {
 }
 
 /// Paints the synthetic scene: a gradient "desk" with an ID-card-like rectangle (header, photo, text lines)
-/// and a marker that moves every frame.
+/// and a marker that moves every frame, then alters it for the chosen ``SyntheticFrameSource/Scene``.
 struct SyntheticScene: Sendable {
     let width: Int
     let height: Int
+    let scene: SyntheticFrameSource.Scene
     let background: [UInt8]
+    let marker: (UInt8, UInt8, UInt8)
+    /// Width of the marker's soft edge (blurred scene only).
+    let markerRamp: Int
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, scene: SyntheticFrameSource.Scene = .good) {
         self.width = width
         self.height = height
+        self.scene = scene
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let cardWidth = width * 6 / 10
         let cardHeight = cardWidth * 54 / 86
@@ -103,7 +126,82 @@ struct SyntheticScene: Sendable {
                 pixels[index + 2] = colour.2
             }
         }
+        let blurRadius = max(2, width / 80)
+        switch scene {
+        case .good:
+            break
+        case .dark, .bright:
+            for index in pixels.indices { pixels[index] = Self.tone(pixels[index], scene) }
+        case .blurred:
+            Self.boxBlur(&pixels, width: width, height: height, radius: blurRadius)
+            Self.boxBlur(&pixels, width: width, height: height, radius: blurRadius)
+        case .glare:
+            Self.paintGlare(
+                &pixels, width: width, centreX: Double(cardLeft) + Double(cardWidth) * 0.65,
+                centreY: Double(cardTop) + Double(cardHeight) * 0.45, radiusX: Double(cardWidth) * 0.15,
+                radiusY: Double(cardHeight) * 0.2)
+        }
         background = pixels
+        marker = (Self.tone(230, scene), Self.tone(60, scene), Self.tone(50, scene))
+        markerRamp = scene == .blurred ? blurRadius * 2 : 0
+    }
+
+    /// A channel value as the dark or bright scene shows it.
+    static func tone(_ value: UInt8, _ scene: SyntheticFrameSource.Scene) -> UInt8 {
+        switch scene {
+        case .dark: return UInt8(Int(value) * 14 / 100)
+        case .bright: return UInt8(225 + Int(value) * 30 / 255)
+        default: return value
+        }
+    }
+
+    /// A box blur of `radius` along rows, then columns (running sums; edges repeat the border pixel).
+    static func boxBlur(_ pixels: inout [UInt8], width: Int, height: Int, radius: Int) {
+        var line = [Int](repeating: 0, count: max(width, height) * 3)
+        let span = 2 * radius + 1
+        func blur(count: Int, index: (Int) -> Int) {
+            for position in 0..<count {
+                for channel in 0..<3 { line[position * 3 + channel] = Int(pixels[index(position) + channel]) }
+            }
+            for channel in 0..<3 {
+                var sum = 0
+                for offset in -radius...radius { sum += line[min(max(offset, 0), count - 1) * 3 + channel] }
+                for position in 0..<count {
+                    pixels[index(position) + channel] = UInt8(sum / span)
+                    let leaving = min(max(position - radius, 0), count - 1)
+                    let entering = min(max(position + radius + 1, 0), count - 1)
+                    sum += line[entering * 3 + channel] - line[leaving * 3 + channel]
+                }
+            }
+        }
+        for y in 0..<height { blur(count: width) { (y * width + $0) * 3 } }
+        for x in 0..<width { blur(count: height) { ($0 * width + x) * 3 } }
+    }
+
+    /// A burnt-out white ellipse with a short halo, as a lamp reflected in a laminated card looks.
+    static func paintGlare(
+        _ pixels: inout [UInt8], width: Int, centreX: Double, centreY: Double, radiusX: Double, radiusY: Double
+    ) {
+        let height = pixels.count / (width * 3)
+        let halo = 1.5
+        let top = max(0, Int(centreY - radiusY * halo))
+        let bottom = min(height, Int(centreY + radiusY * halo) + 1)
+        let left = max(0, Int(centreX - radiusX * halo))
+        let right = min(width, Int(centreX + radiusX * halo) + 1)
+        for y in top..<bottom {
+            for x in left..<right {
+                let dx = (Double(x) - centreX) / radiusX
+                let dy = (Double(y) - centreY) / radiusY
+                let distance = (dx * dx + dy * dy).squareRoot()
+                guard distance < halo else { continue }
+                let weight = distance <= 1 ? 1 : (halo - distance) / (halo - 1) * 0.6
+                let index = (y * width + x) * 3
+                for channel in 0..<3 {
+                    let value = Double(pixels[index + channel])
+                    pixels[index + channel] = UInt8(min(255, (value + (255 - value) * weight).rounded()))
+                }
+            }
+        }
     }
 
     /// The scene at frame `sequence`: the background with a marker that sweeps across the bottom.
@@ -113,13 +211,36 @@ struct SyntheticScene: Sendable {
         let travel = max(1, width - size)
         let left = Int(sequence * 8 % UInt64(travel))
         let top = height - size - height / 20
+        let marker = self.marker
+        let ramp = markerRamp
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in top..<(top + size) {
-                for x in left..<(left + size) {
+            if ramp == 0 {
+                for y in top..<(top + size) {
+                    for x in left..<(left + size) {
+                        let index = (y * width + x) * 3
+                        buffer[index] = marker.0
+                        buffer[index + 1] = marker.1
+                        buffer[index + 2] = marker.2
+                    }
+                }
+                return
+            }
+            // Soft edges: coverage falls off linearly over `ramp` pixels on each side, like a blurred square.
+            func coverage(_ position: Int, _ start: Int) -> Int {
+                let inside = min(position - (start - ramp / 2), start + size + ramp / 2 - position)
+                return min(max(inside, 0), ramp)
+            }
+            for y in max(0, top - ramp)..<min(height, top + size + ramp) {
+                let rowCoverage = coverage(y, top)
+                guard rowCoverage > 0 else { continue }
+                for x in max(0, left - ramp)..<min(width, left + size + ramp) {
+                    let alpha = coverage(x, left) * rowCoverage
+                    guard alpha > 0 else { continue }
+                    let full = ramp * ramp
                     let index = (y * width + x) * 3
-                    buffer[index] = 230
-                    buffer[index + 1] = 60
-                    buffer[index + 2] = 50
+                    buffer[index] = UInt8((Int(buffer[index]) * (full - alpha) + Int(marker.0) * alpha) / full)
+                    buffer[index + 1] = UInt8((Int(buffer[index + 1]) * (full - alpha) + Int(marker.1) * alpha) / full)
+                    buffer[index + 2] = UInt8((Int(buffer[index + 2]) * (full - alpha) + Int(marker.2) * alpha) / full)
                 }
             }
         }

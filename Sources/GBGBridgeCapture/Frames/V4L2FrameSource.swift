@@ -8,12 +8,29 @@ public struct V4L2FrameSource: FrameSource {
     public let name: String
     /// The size and rate asked of the driver; it grants the nearest it supports.
     public let request: CameraStreamRequest
+    /// The camera's stable identity (card name and bus), when the device was described.
+    public let identity: CameraIdentity?
+    /// The mode chosen from the camera's own list (``init(device:purpose:)``), if any.
+    public let mode: CameraMode?
 
     /// A source for `device`, asking for 1920x1080 at 30 fps by default (documents want full resolution).
     public init(device: CameraDevice, request: CameraStreamRequest = CameraStreamRequest(width: 1920, height: 1080)) {
         self.devicePath = device.path
         self.name = device.name.isEmpty ? device.path : "\(device.name) (\(device.path))"
         self.request = request
+        self.identity = device.identity
+        self.mode = nil
+    }
+
+    /// A source for `device` in the best mode for `purpose` among the formats it lists (see
+    /// ``CameraMode/best(for:among:)``); without a format list, 1920x1080 at 30 fps is asked for.
+    public init(device: CameraDevice, purpose: CameraMode.Purpose) {
+        let mode = CameraMode.best(for: purpose, among: device.formats)
+        self.devicePath = device.path
+        self.name = device.name.isEmpty ? device.path : "\(device.name) (\(device.path))"
+        self.request = mode?.request ?? CameraStreamRequest(width: 1920, height: 1080)
+        self.identity = device.identity
+        self.mode = mode
     }
 
     /// A source for a device node that has not been described (the name is the path).
@@ -21,7 +38,12 @@ public struct V4L2FrameSource: FrameSource {
         self.devicePath = path
         self.name = path
         self.request = request
+        self.identity = nil
+        self.mode = nil
     }
+
+    /// The chosen mode, e.g. "1920 × 1080" (nil when the size was given rather than chosen).
+    public var modeDescription: String? { mode?.description }
 
     public func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
         let camera: CameraStream

@@ -1,0 +1,33 @@
+import GBGBridgeLocalization
+
+/// Advice for the person in front of the camera, from ``GuidanceAnalyzer``. Listed in order of importance:
+/// when several apply, the analyzer reports the first (a dark picture also looks blurred, for example).
+public enum GuidanceHint: Sendable, Hashable, CaseIterable {
+    /// The picture is underexposed.
+    case tooDark
+    /// The picture is overexposed as a whole.
+    case tooBright
+    /// A reflection burns out part of the guide area.
+    case glare
+    /// The picture inside the guide is out of focus or shaken.
+    case blurred
+
+    /// A sentence to show as is, in the user's language.
+    public var message: String {
+        switch self {
+        case .tooDark: return tr("Too dark: move to a brighter place.")
+        case .tooBright: return tr("Too bright: move away from direct light.")
+        case .glare: return tr("Glare: turn away from the light so nothing shines into the camera.")
+        case .blurred: return tr("Blurred: hold still and keep the camera in focus.")
+        }
+    }
+
+    /// The sentence for a capture of `kind`: for documents, glare and blur advice speaks of the document.
+    public func message(for kind: CaptureKind) -> String {
+        switch (self, kind) {
+        case (.glare, .document): return tr("Glare: tilt the document or move away from the light so nothing shines on it.")
+        case (.blurred, .document): return tr("Blurred: hold the document still and keep it in focus.")
+        default: return message
+        }
+    }
+}
