@@ -38,8 +38,14 @@ xvfb() {
         xvfb-run -a -s "-screen 0 1280x1024x24" "$@"
 }
 
+# The debug build, and its message catalogues where the shell looks for them (<bin>/locale).
+build() {
+    swift build --build-tests && scripts/build-translations.sh "$(swift build --show-bin-path)/locale"
+}
+
 stage "install build and test packages" scripts/setup.sh
-stage "build (debug, with tests)" swift build --build-tests
+stage "translations: template up to date, catalogues complete" scripts/check-translations.sh
+stage "build (debug, with tests) and message catalogues" build
 stage "unit, WebKitGTK, capture window and shell tests (Xvfb)" xvfb swift test --skip-build
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
 stage "fuzz: corpus replay + 60 s run" scripts/fuzz.sh
