@@ -164,14 +164,32 @@ extension Character {
 
 /// `msgid` in the user's language (itself when there is no translation).
 public func tr(_ msgid: String) -> String {
-    guard let translated = dgettext(Localization.domain, msgid) else { return msgid }
-    return String(cString: translated)
+    // Without a translation gettext returns its argument, a C string that lives only during the call.
+    msgid.withCString { id in
+        guard let translated = dgettext(Localization.domain, id), UnsafePointer(translated) != id else { return msgid }
+        return String(cString: translated)
+    }
 }
 
 /// `msgid` in the user's language with each `{name}` replaced by its value, e.g.
 /// `tr("Camera “{name}” stopped.", ["name": cameraName])`. Translators may move placeholders.
 public func tr(_ msgid: String, _ values: KeyValuePairs<String, String>) -> String {
-    var text = tr(msgid)
-    for (name, value) in values { text = text.replacing("{\(name)}", with: value) }
-    return text
+    let template = tr(msgid)
+    var text = ""
+    var rest = Substring(template)
+    // One pass: a value that itself contains "{name}" is left as it is.
+    while let open = rest.firstIndex(of: "{") {
+        text += rest[..<open]
+        let afterOpen = rest.index(after: open)
+        if let close = rest[afterOpen...].firstIndex(of: "}"),
+            let value = values.first(where: { $0.key == rest[afterOpen..<close] })?.value
+        {
+            text += value
+            rest = rest[rest.index(after: close)...]
+        } else {
+            text += "{"
+            rest = rest[afterOpen...]
+        }
+    }
+    return text + rest
 }

@@ -32,7 +32,7 @@ enum LanguageOption {
                     "--lang takes language tags separated by commas, such as de or fr-CA,fr,en, not '{value}'",
                     ["value": text]))
         }
-        return entries.map { $0.replacing("_", with: "-") }
+        return entries.map { String($0.map { $0 == "_" ? "-" : $0 }) }
     }
 }
 
