@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # Fails when a translation is missing: the template po/gbgbridge-shell.pot is out of date with
-# the tr() strings in Sources/, a language in po/LINGUAS has no .po, or a catalogue has
-# untranslated or fuzzy entries or does not pass `msgfmt --check`. Fast (no build).
+# the tr() strings in Sources/, a message or label is written without tr(), a language in
+# po/LINGUAS has no .po, or a catalogue has untranslated, fuzzy or obsolete entries or does
+# not pass `msgfmt --check`. Fast (no build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v msgfmt >/dev/null || { echo "check-translations.sh: msgfmt is missing (apt-get install gettext)" >&2; exit 1; }
 
 status=0
 scripts/update-translations.sh --check || status=1
+
+# Text for a person written as a bare literal where tr() belongs (messages, errors, labels), in
+# the code whose text is fully translated (add a folder here once its strings are wrapped).
+# A line that is meant to stay English says why with "// untranslated: <reason>".
+translated_code=(Sources/gbgbridge-shell Sources/GBGBridgeGTK/Window Sources/GBGBridgeGTK/Transport/LoadFailureClassifier.swift)
+unwrapped=$(grep -rnE '(\.usage|ValidationError|Error\(description:|showNotice|ShellOutput\.(note|error|warning)|gtk_label_new|gtk_label_set_text|gtk_button_new_with_(mnemonic|label)|gtk_window_set_title|gtk_dialog_add_button|message:|reason:)\(? ?"[A-Za-z]' \
+    --include='*.swift' "${translated_code[@]}" | grep -v '// untranslated:' || true)
+if [ -n "$unwrapped" ]; then
+    printf '%s\n' "$unwrapped" >&2
+    echo "translations: the lines above show text without tr(); wrap it, or end the line with // untranslated: <reason>" >&2
+    status=1
+fi
 for lang in $(sed -e 's/#.*//' po/LINGUAS); do
     po=po/$lang.po
     if [ ! -f "$po" ]; then

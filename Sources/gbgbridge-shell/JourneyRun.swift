@@ -183,7 +183,7 @@ final class JourneyRun: BridgeHostDelegate {
         host.respond(
             to: message.correlationId, status: .unsupported,
             error: BridgeErrorPayload(
-                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",
+                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",  // untranslated: bridge data
                 recoverable: false))
     }
 

@@ -116,7 +116,7 @@ extension BridgeJourneyWindow {
         kioskState.pendingReset = nil
         kioskState.touchedSinceReset = false
         isJourneyInProgress = false
-        host.resetForNewPage(reason: "The session was reset: \(reason)")
+        host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
         hideNotice()
 
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

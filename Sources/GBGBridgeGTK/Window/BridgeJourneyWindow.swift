@@ -195,7 +195,7 @@ public final class BridgeJourneyWindow {
             gtk_widget_destroy(gbg_widget(window))
             return
         }
-        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])
+        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])  // untranslated: bridge data
         var destroyed = false
         let destroy: @MainActor () -> Void = { [weak self] in
             guard !destroyed, let window = self?.window else { return }
@@ -642,7 +642,7 @@ public final class BridgeJourneyWindow {
         signals.disconnectAll()
         kioskState.idleTask?.cancel()
         kioskState.pendingReset?.cancel()
-        transport.tearDown(reason: "The journey window was closed")
+        transport.tearDown(reason: "The journey window was closed")  // untranslated: bridge data
         window = nil
         webView = nil
         reloadDialog = nil
