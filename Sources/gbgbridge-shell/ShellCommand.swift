@@ -32,7 +32,7 @@ struct ShellCommand: ParsableCommand {
 
             Languages: messages on stderr and the journey window come in the user's language \
             (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; German, French and Spanish are included), and the \
-            journey is offered the same languages (Accept-Language, navigator.languages). --lang \
+            journey is offered the same languages (Accept-Language, navigator.language). --lang \
             overrides both. This help text is in English.
 
             Environment: GBGBRIDGE_RESOURCES names the directory holding demo/, \
