@@ -50,7 +50,7 @@ public final class BridgeJourneyWindow {
     /// WebKit keeps one list per process, so a change applies to every web view of the process;
     /// pages already loaded see it after their next load.
     public var preferredLanguages: [String] {
-        didSet { Self.applyPreferredLanguages(preferredLanguages) }
+        didSet { applyPreferredLanguages() }
     }
     /// The page's current title (empty when it has none).
     public private(set) var pageTitle = ""
@@ -135,7 +135,6 @@ public final class BridgeJourneyWindow {
         self.url = url
         self.host = host
         self.preferredLanguages = preferredLanguages ?? Localization.preferredLanguages()
-        Self.applyPreferredLanguages(self.preferredLanguages)
         let policy =
             allowedOrigins.isEmpty
             ? OriginPolicy(journeyURL: url)
@@ -169,6 +168,7 @@ public final class BridgeJourneyWindow {
         self.transport = BridgeWebViewConfigurator.transport(of: webView)!
         connect(window: window, webView: webView)
         updateTitle()
+        applyPreferredLanguages()
         load()
     }
 
@@ -621,13 +621,14 @@ public final class BridgeJourneyWindow {
         gtk_window_set_title(window, windowTitle)
     }
 
-    /// Hands `languages` to WebKit (process-wide; see ``preferredLanguages``).
-    private static func applyPreferredLanguages(_ languages: [String]) {
-        var list: [UnsafeMutablePointer<CChar>?] = languages.map { strdup($0) } + [nil]
+    /// Hands ``preferredLanguages`` to WebKit (process-wide, through this window's context).
+    private func applyPreferredLanguages() {
+        guard let context = webContext, !preferredLanguages.isEmpty else { return }
+        var list: [UnsafeMutablePointer<CChar>?] = preferredLanguages.map { strdup($0) } + [nil]
         defer { for entry in list { free(entry) } }
         list.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                webkit_web_context_set_preferred_languages(webkit_web_context_get_default(), $0)
+                webkit_web_context_set_preferred_languages(context, $0)
             }
         }
     }
