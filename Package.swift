@@ -76,6 +76,7 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
+        .testTarget(name: "GBGBridgeLocalizationTests", dependencies: ["GBGBridgeLocalization"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
             dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],

@@ -31,7 +31,7 @@ fail() { echo "build-deb: error: $*" >&2; exit 1; }
 
 install_build_dependencies() {
     local needed=(
-        dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils
+        dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils gettext
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev
     )
     local missing=() p
@@ -130,6 +130,9 @@ assemble() {
     install -D -m 0644 "Resources/linux/$app_id.desktop" "$root/usr/share/applications/$app_id.desktop"
     install -D -m 0644 "Resources/linux/$app_id.metainfo.xml" "$root/usr/share/metainfo/$app_id.metainfo.xml"
     install -D -m 0644 "Resources/icons/$app_id.svg" "$root/usr/share/icons/hicolor/scalable/apps/$app_id.svg"
+    # Message catalogues: /usr/share/locale/<lang>/LC_MESSAGES/gbgbridge-shell.mo
+    scripts/build-translations.sh "$root/usr/share/locale"
+    find "$root/usr/share/locale" -type d -exec chmod 0755 {} + && find "$root/usr/share/locale" -type f -exec chmod 0644 {} +
 
     install -d -m 0755 "$root/usr/share/man/man1" "$root/usr/share/doc/$package"
     gzip -9 -n -c "$work/$package.1" >"$root/usr/share/man/man1/$package.1.gz"

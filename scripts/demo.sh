@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages=(libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev xvfb xauth)
+packages=(libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev xvfb xauth gettext)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -31,6 +31,7 @@ swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 echo "demo: building gbgbridge-shell" >&2
 "$swift" build --product gbgbridge-shell >&2
 shell="$("$swift" build --show-bin-path)/gbgbridge-shell"
+scripts/build-translations.sh "$("$swift" build --show-bin-path)/locale"
 export GBGBRIDGE_RESOURCES="$root/Resources"
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then

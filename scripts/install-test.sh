@@ -3,8 +3,8 @@
 # builds the .deb (packaging/build-deb.sh, which also runs lintian), creates a fresh
 # `debootstrap --variant=minbase bookworm` root, installs the package there with
 # `apt-get install -y ./<package>.deb`, runs the installed shell headless on the demo
-# journey with scripted captures, purges the package and checks that none of its files
-# remain. Everything mounted is unmounted again, also on failure.
+# journey with scripted captures, checks that LANGUAGE=de gives a German message, purges the
+# package and checks that none of its files remain. Everything mounted is unmounted again.
 #
 #   scripts/install-test.sh               build the .deb, then test it
 #   scripts/install-test.sh --deb FILE    test an existing .deb
@@ -199,6 +199,18 @@ case "$finish_card" in
     *"(255,255,255)"*) ;;
     *) fail "the screenshot does not show the finished demo (pixel 700,720: $finish_card)" ;;
 esac
+
+# The installed message catalogues: LANGUAGE=de gives German messages.
+german_status=0
+german=$(chroot --userspec=journey:journey "$root" /usr/bin/env -i HOME=/home/journey PATH=/usr/bin:/bin \
+    LANG=C.UTF-8 LANGUAGE=de "$package" --timeout -5 2>&1 >/dev/null) || german_status=$?
+printf '%s\n' "$german" >"$logs/shell-german.txt"
+[ $german_status = 2 ] || fail "LANGUAGE=de $package --timeout -5 exited with status $german_status, not 2: $german"
+case "$german" in
+    *"Fehler: --timeout muss eine Anzahl Sekunden"*) say "German message: $german" ;;
+    *) fail "LANGUAGE=de $package did not print a German message: $german" ;;
+esac
+phase_done "German message catalogue"
 
 # 5. Purge, and check that nothing of the package is left.
 in_root dpkg-query -L "$package" >"$logs/package-files.txt"

@@ -38,8 +38,14 @@ xvfb() {
         xvfb-run -a -s "-screen 0 1280x1024x24" "$@"
 }
 
+# The debug build, and its message catalogues where the shell looks for them (<bin>/locale).
+build() {
+    swift build --build-tests && scripts/build-translations.sh "$(swift build --show-bin-path)/locale"
+}
+
 stage "install build and test packages" scripts/setup.sh
-stage "build (debug, with tests)" swift build --build-tests
+stage "translations: template up to date, catalogues complete" scripts/check-translations.sh
+stage "build (debug, with tests) and message catalogues" build
 # Shell tests wait for the shell process by blocking their thread; run apart from the
 # capture tests, whose synthetic cameras and encoders need the shared task threads.
 stage "unit, WebKitGTK and capture window tests (Xvfb)" xvfb swift test --skip-build --skip ShellTests

@@ -1,4 +1,5 @@
 import GBGBridgeGTK
+import GBGBridgeLocalization
 
 extension JourneyRun {
     /// With `--console` (the default for headless runs): the journey's console output and page
@@ -9,11 +10,15 @@ extension JourneyRun {
         window.transport.onConsoleMessage = { [weak self] message in
             guard let self else { return }
             let place = message.place.isEmpty ? "" : " (\(message.place))"
-            ShellOutput.note("journey \(message.level.rawValue): \(message.text)\(place)")
+            ShellOutput.note("journey \(message.level.rawValue): \(message.text)\(place)")  // untranslated: the journey's own console
             log?.record(console: message)
             if settings.failsOnPageError, message.level.isPageError {
-                let kind = message.level == .uncaught ? "an uncaught error" : "an unhandled promise rejection"
-                finish(.pageError("the journey threw \(kind): \(message.text)\(place)"))
+                let text = message.text + place
+                finish(
+                    .pageError(
+                        message.level == .uncaught
+                            ? tr("the journey threw an uncaught error: {message}", ["message": text])
+                            : tr("the journey threw an unhandled promise rejection: {message}", ["message": text])))
             }
         }
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK
+import GBGBridgeLocalization
 import Observation
 
 /// One run of a journey: the host, its capture answers, the window, and the ways the run ends
@@ -43,7 +44,8 @@ final class JourneyRun: BridgeHostDelegate {
         let context = makeWebContext()
         let window = BridgeJourneyWindow(
             url: settings.journeyURL, host: host, allowedOrigins: settings.allowedOrigins,
-            width: settings.windowSize.width, height: settings.windowSize.height, websiteData: .context(context))
+            width: settings.windowSize.width, height: settings.windowSize.height, websiteData: .context(context),
+            preferredLanguages: settings.languages)
         g_object_unref(context)
         self.window = window
         forwardConsole(of: window)
@@ -52,29 +54,39 @@ final class JourneyRun: BridgeHostDelegate {
         window.onLoadFailed = { [unowned self] failure in
             // Nobody at the keyboard: fail at once. A person gets the error page and its Retry button.
             if settings.isUnattended {
-                finish(.journeyFailed("could not load the journey \(failure.url): \(failure.message)"))
+                finish(
+                    .journeyFailed(
+                        tr(
+                            "could not load the journey {url}: {message}",
+                            ["url": failure.url, "message": failure.message])))
             } else {
-                ShellOutput.note(
-                    "warning: could not load the journey \(failure.url): \(failure.message) (the window offers to try again)")
+                ShellOutput.warning(
+                    tr(
+                        "could not load the journey {url}: {message} (the window offers to try again)",
+                        ["url": failure.url, "message": failure.message]))
             }
         }
         window.onWebProcessCrashed = { [unowned self] count, reason in
             if windowSettings.kiosk != nil {
-                ShellOutput.note("warning: \(reason); the kiosk session was wiped and the journey started again")
+                ShellOutput.warning(
+                    tr("{reason}; the kiosk session was wiped and the journey started again", ["reason": reason]))
             } else if count >= 2 {
-                finish(.journeyFailed("the journey's web process died twice (last: \(reason))"))
+                finish(.journeyFailed(tr("the journey's web process died twice (last: {reason})", ["reason": reason])))
             } else {
-                ShellOutput.note("warning: \(reason); the journey was reloaded (a second death ends the run)")
+                ShellOutput.warning(
+                    tr("{reason}; the journey was reloaded (a second death ends the run)", ["reason": reason]))
             }
         }
         if let kiosk = windowSettings.kiosk {
             window.enterKioskMode(kiosk)
             window.onSessionReset = { reason in
-                ShellOutput.note("kiosk: \(reason); the session was wiped and the journey started again")
+                ShellOutput.note(
+                    tr("kiosk: {reason}; the session was wiped and the journey started again", ["reason": reason]))
             }
         }
         window.transport.onNavigationRefused = { uri in
-            ShellOutput.note("warning: refused to navigate to \(uri): its origin is not allowed (see --allow-origin)")
+            ShellOutput.warning(
+                tr("refused to navigate to {url}: its origin is not allowed (see --allow-origin)", ["url": uri]))
         }
         window.onClosed = { [unowned self] in
             finish(settings.exitOn.map { ShellExit.closedBeforeExitEvent(action: $0) } ?? .windowClosed)
@@ -98,7 +110,7 @@ final class JourneyRun: BridgeHostDelegate {
             do {
                 try BridgeCertificateTrust.trustCertificate(atPath: trusted.path, forHost: trusted.host, in: context)
             } catch {
-                ShellOutput.note("warning: --trust-certificate: \(error.description)")
+                ShellOutput.warning(tr("--trust-certificate: {reason}", ["reason": error.description]))
             }
         }
         return context
@@ -145,7 +157,7 @@ final class JourneyRun: BridgeHostDelegate {
         }
         if settings.selfieRecipientKeyIsDemo, seals {
             ShellOutput.note(
-                "note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)")
+                tr("note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)"))
         }
     }
 
@@ -174,7 +186,7 @@ final class JourneyRun: BridgeHostDelegate {
         host.respond(
             to: message.correlationId, status: .unsupported,
             error: BridgeErrorPayload(
-                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",
+                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",  // untranslated: bridge data
                 recoverable: false))
     }
 
@@ -192,7 +204,7 @@ final class JourneyRun: BridgeHostDelegate {
             Task { @MainActor in
                 guard let self else { return }
                 if let error = self.host.lastError, self.outcome == nil {
-                    ShellOutput.note("warning: \(error)")
+                    ShellOutput.warning("\(error)")
                 }
                 self.watchLastError()
             }
@@ -226,22 +238,25 @@ final class JourneyRun: BridgeHostDelegate {
         case .windowClosed:
             break
         case .closedBeforeExitEvent, .pageError:
-            ShellOutput.note("error: \(outcome.message)")
+            ShellOutput.error(outcome.message)
         case .journeyFailed(let reason):
-            ShellOutput.note("error: \(reason)")
+            ShellOutput.error(reason)
         case .usage(let reason):
-            ShellOutput.note("error: \(reason)")
+            ShellOutput.error(reason)
         case .timedOut(let seconds):
-            let waitedFor = settings.exitOn.map { "the '\($0)' event" } ?? "the journey to finish"
-            ShellOutput.note("error: timed out after \(Self.format(seconds)) s waiting for \(waitedFor)")
-        case .interrupted(let signal):
-            ShellOutput.note("stopped by signal \(signal)")
+            let seconds = Self.format(seconds)
+            ShellOutput.error(
+                settings.exitOn.map {
+                    tr("timed out after {seconds} s waiting for the '{action}' event", ["seconds": seconds, "action": $0])
+                } ?? tr("timed out after {seconds} s waiting for the journey to finish", ["seconds": seconds]))
+        case .interrupted:
+            ShellOutput.note(outcome.message)
         }
     }
 
     private func saveScreenshot(to path: String) async {
         guard let window, window.webView != nil else {
-            ShellOutput.note("warning: no screenshot: the journey window is already closed")
+            ShellOutput.warning(tr("no screenshot: the journey window is already closed"))
             return
         }
         // Let the page paint what the last message changed before it is captured.
@@ -258,11 +273,11 @@ final class JourneyRun: BridgeHostDelegate {
             }
             Task {
                 try? await Task.sleep(for: .seconds(10))
-                once.resume("the page did not render within 10 seconds")
+                once.resume(tr("the page did not render within 10 seconds"))
             }
         }
         if let failure {
-            ShellOutput.note("warning: no screenshot written to \(path): \(failure)")
+            ShellOutput.warning(tr("no screenshot written to {path}: {reason}", ["path": path, "reason": failure]))
         }
     }
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeLocalization
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +28,9 @@ final class MessageLog {
     init(path: String, keepPayloads: Bool) throws(OpenError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0o644)
         guard fd >= 0 else {
-            throw OpenError(description: "cannot open the message log \(path): \(String(cString: strerror(errno)))")
+            throw OpenError(
+                description: tr(
+                    "cannot open the message log {path}: {reason}", ["path": path, "reason": String(cString: strerror(errno))]))
         }
         self.fd = fd
         self.path = path
@@ -46,8 +49,10 @@ final class MessageLog {
             "{\"t\":\(milliseconds),\"dir\":\"\(traffic.direction.rawValue)\",\"message\":\(envelopeText(traffic))}\n"
         let failure = ShellOutput.writeAll(line, to: fd)
         if failure != 0 {
-            ShellOutput.note(
-                "warning: could not write to the message log \(path): \(String(cString: strerror(failure)))")
+            ShellOutput.warning(
+                tr(
+                    "could not write to the message log {path}: {reason}",
+                    ["path": path, "reason": String(cString: strerror(failure))]))
             close()
         }
     }
@@ -68,8 +73,10 @@ final class MessageLog {
         let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let failure = ShellOutput.writeAll("{\"t\":\(milliseconds),\"\(key)\":\(value)}\n", to: fd)
         if failure != 0 {
-            ShellOutput.note(
-                "warning: could not write to the message log \(path): \(String(cString: strerror(failure)))")
+            ShellOutput.warning(
+                tr(
+                    "could not write to the message log {path}: {reason}",
+                    ["path": path, "reason": String(cString: strerror(failure))]))
             close()
         }
     }

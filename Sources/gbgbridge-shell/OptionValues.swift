@@ -1,3 +1,5 @@
+import GBGBridgeLocalization
+
 /// Checks for option values that are more than a string: numbers of seconds, the window size and
 /// origins. Each problem is one line that names the option, says what it takes and repeats the
 /// value given.
@@ -6,10 +8,13 @@ enum OptionValues {
     static func seconds(
         _ text: String, option: String, above0: Bool, maximum: Double, maximumInWords: String
     ) throws(ShellExit) -> Double {
-        let lower = above0 ? "above 0" : "0 or more"
+        let values: KeyValuePairs = [
+            "option": option, "maximum": format(maximum), "maximumInWords": maximumInWords, "value": shown(text),
+        ]
         let problem = ShellExit.usage(
-            "\(option) must be a number of seconds \(lower) (at most \(format(maximum)), \(maximumInWords)), not \(shown(text))"
-        )
+            above0
+                ? tr("{option} must be a number of seconds above 0 (at most {maximum}, {maximumInWords}), not {value}", values)
+                : tr("{option} must be a number of seconds 0 or more (at most {maximum}, {maximumInWords}), not {value}", values))
         guard let value = Double(text), value.isFinite else { throw problem }
         guard above0 ? value > 0 : value >= 0, value <= maximum else { throw problem }
         return value
@@ -17,17 +22,23 @@ enum OptionValues {
 
     /// `WIDTHxHEIGHT` with both numbers inside the range from `smallest` to `largest`.
     static func windowSize(_ text: String, smallest: (Int, Int), largest: (Int, Int)) throws(ShellExit) -> WindowSize {
-        let range = "from \(smallest.0)x\(smallest.1) to \(largest.0)x\(largest.1)"
+        let values: KeyValuePairs = [
+            "smallest": "\(smallest.0)x\(smallest.1)", "largest": "\(largest.0)x\(largest.1)", "value": shown(text),
+        ]
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
-            throw .usage("--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (\(range)), not \(shown(text))")
+            throw .usage(
+                tr(
+                    "--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (from {smallest} to {largest}), not {value}",
+                    values))
         }
         guard (smallest.0...largest.0).contains(width), (smallest.1...largest.1).contains(height),
             let size = WindowSize(argument: "\(width)x\(height)")
         else {
             throw .usage(
-                "--window-size must be between \(smallest.0)x\(smallest.1) and \(largest.0)x\(largest.1) pixels, not \(text)"
-            )
+                tr(
+                    "--window-size must be between {smallest} and {largest} pixels, not {value}",
+                    ["smallest": values[0].value, "largest": values[1].value, "value": text]))
         }
         return size
     }
@@ -37,35 +48,39 @@ enum OptionValues {
     static func origin(_ text: String) throws(ShellExit) -> String {
         let example = "https://id.example.com"
         func problem(_ hint: String) -> ShellExit {
-            .usage(
-                "--allow-origin takes an origin such as \(example), not \(shown(text))\(hint.isEmpty ? "" : " (\(hint))")"
-            )
+            hint.isEmpty
+                ? .usage(tr("--allow-origin takes an origin such as {example}, not {value}", ["example": example, "value": shown(text)]))
+                : .usage(
+                    tr(
+                        "--allow-origin takes an origin such as {example}, not {value} ({hint})",
+                        ["example": example, "value": shown(text), "hint": hint]))
         }
+        let noWildcards = tr("wildcards are not accepted; repeat --allow-origin for each origin")
         guard let separator = text.firstRange(of: "://") else {
             if text.contains("*") {
-                throw problem("wildcards are not accepted; repeat --allow-origin for each origin")
+                throw problem(noWildcards)
             }
             if isHostAndPort(text), text.contains(".") || text.contains(":") || text == "localhost" {
-                throw problem("did you mean https://\(text)?")
+                throw problem(tr("did you mean {origin}?", ["origin": "https://" + text]))
             }
             throw problem("")
         }
         let scheme = text[..<separator.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {
-            throw problem("only http:// and https:// origins can be allowed")
+            throw problem(tr("only http:// and https:// origins can be allowed"))
         }
         let rest = text[separator.upperBound...]
         let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         let remainder = rest[authorityEnd...]
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-        let suggestion = isHostAndPort(hostAndPort) ? "did you mean \(scheme)://\(hostAndPort)?" : ""
+        let suggestion =
+            isHostAndPort(hostAndPort) ? tr("did you mean {origin}?", ["origin": "\(scheme)://\(hostAndPort)"]) : ""
         if authority.contains("@") {
-            throw problem(suggestion.isEmpty ? "a user name or password is not part of an origin" : suggestion)
+            throw problem(suggestion.isEmpty ? tr("a user name or password is not part of an origin") : suggestion)
         }
         guard isHostAndPort(hostAndPort) else {
-            throw problem(
-                hostAndPort.contains("*") ? "wildcards are not accepted; repeat --allow-origin for each origin" : "")
+            throw problem(hostAndPort.contains("*") ? noWildcards : "")
         }
         guard remainder.isEmpty || remainder == "/" else { throw problem(suggestion) }
         return text

@@ -1,3 +1,5 @@
+import GBGBridgeLocalization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -22,12 +24,15 @@ enum OutputPaths {
         for (index, output) in outputs.enumerated() {
             for input in inputs where isSameFile(output.path, input.path) {
                 throw .usage(
-                    "\(output.name) \(output.path) is the same file as \(input.name) \(input.path): "
-                        + "an output would overwrite an input; write it somewhere else")
+                    tr(
+                        "{output} {path} is the same file as {input} {inputPath}: an output would overwrite an input; write it somewhere else",
+                        ["output": output.name, "path": output.path, "input": input.name, "inputPath": input.path]))
             }
             for other in outputs[(index + 1)...] where isSameFile(output.path, other.path) {
                 throw .usage(
-                    "\(output.name) and \(other.name) both name \(resolved(output.path)): give each its own file")
+                    tr(
+                        "{output} and {other} both name {path}: give each its own file",
+                        ["output": output.name, "other": other.name, "path": resolved(output.path)]))
             }
         }
         for output in outputs { try checkWritable(output) }
@@ -36,27 +41,37 @@ enum OutputPaths {
     /// The folder must exist and be writable; the path must not be a folder; an existing file must be writable.
     private static func checkWritable(_ output: NamedFile) throws(ShellExit) {
         let path = output.path
-        if path.isEmpty { throw .usage("\(output.name) needs a file path") }
+        if path.isEmpty { throw .usage(tr("{option} needs a file path", ["option": output.name])) }
         let full = resolved(path)
         var info = stat()
         if path.hasSuffix("/") || (stat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
             throw .usage(
-                "\(output.name) \(path) is a folder: give a file path such as \(trimmedSlash(path))/\(exampleName(output.name))"
-            )
+                tr(
+                    "{option} {path} is a folder: give a file path such as {example}",
+                    ["option": output.name, "path": path, "example": trimmedSlash(path) + "/" + exampleName(output.name)]))
         }
         let folder = parent(of: full)
         guard stat(folder, &info) == 0 else {
-            throw .usage("\(output.name) \(path): the folder \(folder) does not exist (create it first)")
+            throw .usage(
+                tr(
+                    "{option} {path}: the folder {folder} does not exist (create it first)",
+                    ["option": output.name, "path": path, "folder": folder]))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .usage("\(output.name) \(path): \(folder) is not a folder")
+            throw .usage(
+                tr("{option} {path}: {folder} is not a folder", ["option": output.name, "path": path, "folder": folder]))
         }
         guard access(folder, W_OK | X_OK) == 0 else {
             throw .usage(
-                "\(output.name) \(path): cannot write in the folder \(folder) (\(String(cString: strerror(errno))))")
+                tr(
+                    "{option} {path}: cannot write in the folder {folder} ({reason})",
+                    ["option": output.name, "path": path, "folder": folder, "reason": String(cString: strerror(errno))]))
         }
         if stat(full, &info) == 0, access(full, W_OK) != 0 {
-            throw .usage("\(output.name) \(path): cannot write to this file (\(String(cString: strerror(errno))))")
+            throw .usage(
+                tr(
+                    "{option} {path}: cannot write to this file ({reason})",
+                    ["option": output.name, "path": path, "reason": String(cString: strerror(errno))]))
         }
     }
 

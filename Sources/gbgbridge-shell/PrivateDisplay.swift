@@ -1,3 +1,5 @@
+import GBGBridgeLocalization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -20,7 +22,7 @@ final class PrivateDisplay {
     /// Starts Xvfb with one screen of `width`x`height`x24 and waits (up to 15 s) until it accepts clients.
     init(width: Int32, height: Int32) throws(StartError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw StartError(description: "pipe failed: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else { throw StartError(description: tr("pipe failed: {reason}", ["reason": String(cString: strerror(errno))])) }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let (readEnd, writeEnd) = (fds[0], fds[1])
@@ -43,8 +45,9 @@ final class PrivateDisplay {
         Glibc.close(writeEnd)
         guard spawned == 0 else {
             throw StartError(
-                description: "cannot start Xvfb (\(String(cString: strerror(spawned)))); install the xvfb package, "
-                    + "or run under an existing display, e.g. xvfb-run -a gbgbridge-shell ...")
+                description: tr(
+                    "cannot start Xvfb ({reason}); install the xvfb package, or run under an existing display, e.g. xvfb-run -a gbgbridge-shell ...",
+                    ["reason": String(cString: strerror(spawned))]))
         }
         pid = child
 
@@ -60,8 +63,8 @@ final class PrivateDisplay {
                 Self.terminate(child)
                 throw StartError(
                     description: ready == 0
-                        ? "Xvfb did not start within 15 seconds"
-                        : "Xvfb exited at start-up; try running under xvfb-run -a instead")
+                        ? tr("Xvfb did not start within 15 seconds")
+                        : tr("Xvfb exited at start-up; try running under xvfb-run -a instead"))
             }
             number.append(Character(Unicode.Scalar(byte)))
             remainingMilliseconds -= Int32(clamping: Self.monotonicMilliseconds() - started)

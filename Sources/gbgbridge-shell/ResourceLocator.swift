@@ -1,3 +1,5 @@
+import GBGBridgeLocalization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -33,7 +35,9 @@ enum ResourceLocator {
     static func resourcesDirectory() throws(NotFound) -> String {
         if let override = getenv(environmentVariable).map({ String(cString: $0) }), !override.isEmpty {
             guard isFile(override + "/" + demoJourney) else {
-                throw NotFound(description: "\(environmentVariable)=\(override) has no \(demoJourney)")
+                throw NotFound(
+                    description: tr(
+                        "{variable}={path} has no {file}", ["variable": environmentVariable, "path": override, "file": demoJourney]))
             }
             return override
         }
@@ -51,8 +55,9 @@ enum ResourceLocator {
             return candidate
         }
         throw NotFound(
-            description: "the demo journey was not found in \(installedDirectory) nor in a source tree's Resources/; "
-                + "set \(environmentVariable) to the directory holding \(demoJourney)")
+            description: tr(
+                "the demo journey was not found in {installed} nor in a source tree's Resources/; set {variable} to the directory holding {file}",
+                ["installed": installedDirectory, "variable": environmentVariable, "file": demoJourney]))
     }
 
     static func isFile(_ path: String) -> Bool {

@@ -30,9 +30,15 @@ struct ShellCommand: ParsableCommand {
               5  --fail-on-page-error: the journey threw an uncaught error or left a rejection unhandled
               128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP)
 
+            Languages: messages on stderr and the journey window come in the user's language \
+            (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; German, French and Spanish are included), and the \
+            journey is offered the same languages (Accept-Language, navigator.language). --lang \
+            overrides both. This help text is in English.
+
             Environment: GBGBRIDGE_RESOURCES names the directory holding demo/, \
             gbgbridge-client.js and demo-keys/ (default: /usr/share/gbgbridge-shell, or the source \
-            tree's Resources/ when run from a build).
+            tree's Resources/ when run from a build); GBGBRIDGE_LOCALEDIR the directory holding the \
+            message catalogues (default: /usr/share/locale).
             """,
         version: ShellVersion.current
     )
@@ -134,6 +140,12 @@ struct ShellCommand: ParsableCommand {
             "Initial window size in pixels, from \(ShellSettings.smallestWindow) to \(ShellSettings.largestWindow).",
             valueName: "WIDTHxHEIGHT"))
     var windowSize: String = "1280x900"
+    // Read (and checked) before parsing by LanguageOption, so that every message is in this language.
+    @Option(
+        help: ArgumentHelp(
+            "The languages for the journey and the shell's messages, most preferred first, such as fr or de-CH,de,en (default: the user's locale).",
+            valueName: "tag[,tag...]"))
+    var lang: String?
     @OptionGroup var window: WindowOptions
     @OptionGroup var console: ConsoleOptions
 

@@ -1,3 +1,5 @@
+import GBGBridgeLocalization
+
 /// How a run of the shell ends, and the exit status each outcome maps to.
 enum ShellExit: Equatable {
     /// The `--exit-on` event arrived (its data, as JSON text, goes to stdout).
@@ -37,10 +39,11 @@ extension ShellExit: Error {
     var message: String {
         switch self {
         case .journeyFailed(let text), .usage(let text), .pageError(let text): text
-        case .exitEvent, .windowClosed: "finished"
-        case .timedOut(let seconds): "timed out after \(seconds) s"
-        case .closedBeforeExitEvent(let action): "the window was closed before the journey sent '\(action)'"
-        case .interrupted(let signal): "stopped by signal \(signal)"
+        case .exitEvent, .windowClosed: tr("finished")
+        case .timedOut(let seconds): tr("timed out after {seconds} s", ["seconds": String(seconds)])
+        case .closedBeforeExitEvent(let action):
+            tr("the window was closed before the journey sent '{action}'", ["action": action])
+        case .interrupted(let signal): tr("stopped by signal {number}", ["number": String(signal)])
         }
     }
 }

@@ -1,3 +1,5 @@
+import GBGBridgeLocalization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,6 +10,16 @@ enum ShellOutput {
     /// Writes one line to stderr, prefixed with the program name.
     static func note(_ text: String) {
         _ = writeAll("gbgbridge-shell: \(text)\n", to: 2)
+    }
+
+    /// Writes "error: " and `text` to stderr, in the user's language.
+    static func error(_ text: String) {
+        note(tr("error: {message}", ["message": text]))
+    }
+
+    /// Writes "warning: " and `text` to stderr, in the user's language.
+    static func warning(_ text: String) {
+        note(tr("warning: {message}", ["message": text]))
     }
 
     /// Writes one line to stdout.

@@ -1,6 +1,7 @@
 import Crypto
 import FoundationEssentials
 import GBGBridgeCapture
+import GBGBridgeLocalization
 
 /// Everything a run needs, checked before any window opens: a problem here is a usage error.
 struct ShellSettings {
@@ -45,6 +46,8 @@ struct ShellSettings {
     /// `--fail-on-page-error`: an uncaught page error ends the run with status 5.
     var failsOnPageError: Bool
     var windowSize: WindowSize
+    /// The languages offered to the journey (`--lang`, else the user's), as BCP 47 tags.
+    var languages: [String]
 
     /// Whether nobody is expected at the keyboard (the bundled demo then runs its steps by itself).
     var isUnattended: Bool {
@@ -58,7 +61,8 @@ struct ShellSettings {
     static let longestTimeout = 604_800.0
     static let longestAutoCapture = 3_600.0
 
-    init(_ command: ShellCommand) throws(ShellExit) {
+    init(_ command: ShellCommand, languages: [String]) throws(ShellExit) {
+        self.languages = languages
         try Self.checkOptionCombinations(command)
         let located = Result { () throws(ResourceLocator.NotFound) in try ResourceLocator.resourcesDirectory() }
         let resources = try? located.get()
@@ -70,7 +74,8 @@ struct ShellSettings {
         usesTestPattern = command.camera == "test-pattern"
         camera = usesTestPattern ? .auto : CameraChoice(argument: command.camera)
         if case .device(let path) = camera, !path.hasPrefix("/dev/") {
-            throw .usage("--camera takes a device such as /dev/video0, auto, none or test-pattern, not '\(path)'")
+            throw .usage(
+                tr("--camera takes a device such as /dev/video0, auto, none or test-pattern, not '{value}'", ["value": path]))
         }
 
         if let path = command.selfieRecipientKey {
@@ -94,12 +99,12 @@ struct ShellSettings {
         if let path = command.selfieImage { selfieAnswer = try Self.imageAnswer(path: path, option: "--selfie-image") }
         if case .image = selfieAnswer, selfieRecipientKey == nil {
             throw .usage(
-                "--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)")
+                tr("--selfie-image needs --selfie-recipient-key (no demo key was found to seal the selfie package)"))
         }
         if let text = command.autoCapture {
             let seconds = try OptionValues.seconds(
                 text, option: "--auto-capture", above0: false, maximum: Self.longestAutoCapture,
-                maximumInWords: "an hour")
+                maximumInWords: tr("an hour"))
             autoCapture = .milliseconds(Int64((seconds * 1000).rounded()))
         } else {
             autoCapture = nil
@@ -109,7 +114,7 @@ struct ShellSettings {
         exitOn = command.exitOn
         timeout = try command.timeout.map { (text) throws(ShellExit) in
             try OptionValues.seconds(
-                text, option: "--timeout", above0: true, maximum: Self.longestTimeout, maximumInWords: "a week")
+                text, option: "--timeout", above0: true, maximum: Self.longestTimeout, maximumInWords: tr("a week"))
         }
         screenshotPath = command.screenshot
         headless = command.headless
@@ -119,7 +124,7 @@ struct ShellSettings {
 
         var inputs: [OutputPaths.NamedFile] = []
         if journeyURL.isFileURL {
-            inputs.append(.init(name: "the journey file", path: journeyURL.path(percentEncoded: false)))
+            inputs.append(.init(name: tr("the journey file"), path: journeyURL.path(percentEncoded: false)))
         }
         if let path = command.documentImage { inputs.append(.init(name: "--document-image", path: path)) }
         if let path = command.selfieImage { inputs.append(.init(name: "--selfie-image", path: path)) }
@@ -137,13 +142,13 @@ struct ShellSettings {
     /// Options that cannot go together or need a value of a certain form.
     private static func checkOptionCombinations(_ command: ShellCommand) throws(ShellExit) {
         if command.cancelCaptures, command.failCaptures != nil {
-            throw .usage("--cancel-captures and --fail-captures cannot be used together")
+            throw .usage(tr("--cancel-captures and --fail-captures cannot be used together"))
         }
         if let code = command.failCaptures, code.allSatisfy(\.isWhitespace) {
-            throw .usage("--fail-captures needs a non-empty error code, for example CAMERA_DENIED")
+            throw .usage(tr("--fail-captures needs a non-empty error code, for example CAMERA_DENIED"))
         }
         if let action = command.exitOn, action.isEmpty {
-            throw .usage("--exit-on needs an event action, for example journey.complete")
+            throw .usage(tr("--exit-on needs an event action, for example journey.complete"))
         }
     }
 
@@ -155,29 +160,41 @@ struct ShellSettings {
             case .success(let directory):
                 return (URL(fileURLWithPath: absolutePath(directory + "/" + ResourceLocator.demoJourney)), true)
             case .failure(let problem):
-                throw .usage("no URL was given and the bundled demo journey is missing: \(problem.description)")
+                throw .usage(
+                    tr(
+                        "no URL was given and the bundled demo journey is missing: {reason}",
+                        ["reason": problem.description]))
             }
         }
         if argument.contains("://") {
             guard let url = URL(string: argument), let scheme = url.scheme?.lowercased() else {
-                throw .usage("'\(argument)' is not a valid URL")
+                throw .usage(tr("'{url}' is not a valid URL", ["url": argument]))
             }
             switch scheme {
             case "http", "https":
-                guard let host = url.host(), !host.isEmpty else { throw .usage("'\(argument)' has no host name") }
+                guard let host = url.host(), !host.isEmpty else {
+                    throw .usage(tr("'{url}' has no host name", ["url": argument]))
+                }
                 return (url, false)
             case "file":
                 let path = url.path(percentEncoded: false)
-                guard ResourceLocator.isFile(path) else { throw .usage("the journey file \(path) does not exist") }
+                guard ResourceLocator.isFile(path) else {
+                    throw .usage(tr("the journey file {path} does not exist", ["path": path]))
+                }
                 return (url, false)
             default:
-                throw .usage("unsupported URL scheme '\(scheme)' in '\(argument)': use http://, https:// or file://")
+                throw .usage(
+                    tr(
+                        "unsupported URL scheme '{scheme}' in '{url}': use http://, https:// or file://",
+                        ["scheme": scheme, "url": argument]))
             }
         }
         let path = absolutePath(argument)
         guard ResourceLocator.isFile(path) else {
             throw .usage(
-                "the journey file \(path) does not exist (for a web address, include the scheme: https://\(argument))")
+                tr(
+                    "the journey file {path} does not exist (for a web address, include the scheme: https://{address})",
+                    ["path": path, "address": argument]))
         }
         return (URL(fileURLWithPath: path), false)
     }
@@ -188,11 +205,13 @@ struct ShellSettings {
     }
 
     private static func readFile(_ path: String, option: String) throws(ShellExit) -> Data {
-        guard ResourceLocator.isFile(absolutePath(path)) else { throw .usage("\(option): no such file: \(path)") }
+        guard ResourceLocator.isFile(absolutePath(path)) else {
+            throw .usage(tr("{option}: no such file: {path}", ["option": option, "path": path]))
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: absolutePath(path)))
         } catch {
-            throw .usage("\(option): cannot read \(path): \(error)")
+            throw .usage(tr("{option}: cannot read {path}: {reason}", ["option": option, "path": path, "reason": "\(error)"]))
         }
     }
 
@@ -201,7 +220,10 @@ struct ShellSettings {
         do {
             _ = try CaptureResultBuilder.document(fromImageFile: data)
         } catch {
-            throw .usage("\(option): \(path) is not a complete PNG or JPEG image (\(error.description))")
+            throw .usage(
+                tr(
+                    "{option}: {path} is not a complete PNG or JPEG image ({reason})",
+                    ["option": option, "path": path, "reason": error.description]))
         }
         return .image(path: path, data: data)
     }
@@ -212,7 +234,9 @@ struct ShellSettings {
             return try SelfieRecipientKey.publicKey(pem: String(decoding: data, as: UTF8.self))
         } catch {
             throw .usage(
-                "--selfie-recipient-key: \(path) is not an X25519 public key in PEM form (\(error.description))")
+                tr(
+                    "--selfie-recipient-key: {path} is not an X25519 public key in PEM form ({reason})",
+                    ["path": path, "reason": error.description]))
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CWebKitGTK
 import GBGBridgeGTK
+import GBGBridgeLocalization
 
 #if canImport(Glibc)
     import Glibc
@@ -42,16 +43,18 @@ struct WindowOptions: ParsableArguments {
     var idleReset: Double?
 
     func validate() throws {
-        if !kiosk, kioskExitKey != nil { throw ValidationError("--kiosk-exit-key needs --kiosk.") }
-        if !kiosk, idleReset != nil { throw ValidationError("--idle-reset needs --kiosk.") }
+        if !kiosk, kioskExitKey != nil { throw ValidationError(tr("--kiosk-exit-key needs --kiosk.")) }
+        if !kiosk, idleReset != nil { throw ValidationError(tr("--idle-reset needs --kiosk.")) }
         if let key = kioskExitKey, KioskConfiguration.parseAccelerator(key) == nil {
             throw ValidationError(
-                "--kiosk-exit-key: '\(key)' is not a usable GTK accelerator; write it like '<Control><Alt>q' (Control, Alt or Super, or a function key such as F12).")
+                tr(
+                    "--kiosk-exit-key: '{key}' is not a usable GTK accelerator; write it like '<Control><Alt>q' (Control, Alt or Super, or a function key such as F12).",
+                    ["key": key]))
         }
         if let seconds = idleReset, !(seconds >= 5 && seconds.isFinite) {
-            throw ValidationError("--idle-reset must be at least 5 seconds, not \(seconds).")
+            throw ValidationError(tr("--idle-reset must be at least 5 seconds, not {value}.", ["value": "\(seconds)"]))
         }
-        if let profile, profile.isEmpty { throw ValidationError("--profile needs a directory.") }
+        if let profile, profile.isEmpty { throw ValidationError(tr("--profile needs a directory.")) }
         for entry in trustedCertificates {
             _ = try TrustedCertificate(argument: entry)
         }
@@ -67,23 +70,27 @@ struct TrustedCertificate: Equatable {
     init(argument: String) throws(ValidationError) {
         guard let equals = argument.firstIndex(of: "=") else {
             throw ValidationError(
-                "--trust-certificate takes HOST=PEM, for example journey.test=/etc/ssl/journey.pem, not '\(argument)'.")
+                tr(
+                    "--trust-certificate takes HOST=PEM, for example journey.test=/etc/ssl/journey.pem, not '{value}'.",
+                    ["value": argument]))
         }
         let host = String(argument[..<equals]).lowercased()
         let path = String(argument[argument.index(after: equals)...])
         guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" })
         else {
             throw ValidationError(
-                "--trust-certificate: '\(host)' is not a host name (give the name alone: no scheme, port or path).")
+                tr(
+                    "--trust-certificate: '{host}' is not a host name (give the name alone: no scheme, port or path).",
+                    ["host": host]))
         }
         guard !path.isEmpty, ResourceLocator.isFile(path) else {
-            throw ValidationError("--trust-certificate: no such file: \(path)")
+            throw ValidationError(tr("--trust-certificate: no such file: {path}", ["path": path]))
         }
         do {
             let certificate = try BridgeCertificateTrust.loadCertificate(atPath: path)
             g_object_unref(certificate)
         } catch {
-            throw ValidationError("--trust-certificate: \(error.description)")
+            throw ValidationError(tr("--trust-certificate: {reason}", ["reason": error.description]))
         }
         self.host = host
         self.path = path
@@ -103,7 +110,10 @@ struct WindowSettings {
         if let profile = options.profile {
             let absolute = profile.hasPrefix("/") ? profile : (ResourceLocator.currentDirectory() ?? ".") + "/" + profile
             guard Self.makeDirectories(absolute) else {
-                throw .usage("--profile: cannot create the directory \(absolute): \(String(cString: strerror(errno)))")
+                throw .usage(
+                    tr(
+                        "--profile: cannot create the directory {path}: {reason}",
+                        ["path": absolute, "reason": String(cString: strerror(errno))]))
             }
             profileDirectory = absolute
         }

@@ -1,12 +1,26 @@
 import CWebKitGTK
 import GBGBridgeGTK
+import GBGBridgeLocalization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-// Entry point: parse and check everything that can be a usage error (exit 2) before a
-// display is touched, then run the journey on GTK's main loop and exit with its outcome.
+// Entry point: set up translations (with --lang, before any text is produced), parse and check
+// everything that can be a usage error (exit 2) before a display is touched, then run the
+// journey on GTK's main loop and exit with its outcome.
+
+Localization.setUp()
+var journeyLanguages = Localization.preferredLanguages()
+if let text = LanguageOption.value(in: CommandLine.arguments) {
+    do {
+        journeyLanguages = try LanguageOption.tags(text)
+        Localization.setUp(languages: journeyLanguages)
+    } catch {
+        ShellOutput.error(error.message)
+        exit(error.status)
+    }
+}
 
 let command: ShellCommand
 do {
@@ -22,9 +36,9 @@ do {
 
 let settings: ShellSettings
 do {
-    settings = try ShellSettings(command)
+    settings = try ShellSettings(command, languages: journeyLanguages)
 } catch {
-    ShellOutput.note("error: \(error.message)")
+    ShellOutput.error(error.message)
     exit(error.status)
 }
 
@@ -32,7 +46,7 @@ let windowSettings: WindowSettings
 do {
     windowSettings = try WindowSettings(command.window)
 } catch {
-    ShellOutput.note("error: \(error.message)")
+    ShellOutput.error(error.message)
     exit(error.status)
 }
 
@@ -41,7 +55,7 @@ if let path = settings.messageLogPath {
     do {
         log = try MessageLog(path: path, keepPayloads: settings.logPayloads)
     } catch {
-        ShellOutput.note("error: \(error.description)")
+        ShellOutput.error(error.description)
         exit(ShellExit.usage("").status)
     }
 }
@@ -52,7 +66,7 @@ if settings.headless {
         display = try PrivateDisplay(
             width: max(settings.windowSize.width, 1280), height: max(settings.windowSize.height, 1024))
     } catch {
-        ShellOutput.note("error: --headless: \(error.description)")
+        ShellOutput.error(tr("--headless: {reason}", ["reason": error.description]))
         exit(ShellExit.journeyFailed("").status)
     }
     setenv("DISPLAY", display!.name, 1)
@@ -75,9 +89,10 @@ let gtkStarted = gtkArguments.withUnsafeMutableBufferPointer { buffer in
 }
 guard gtkStarted != 0 else {
     let name = getenv("DISPLAY").map { String(cString: $0) }
-    let reason = name.map { "cannot open the display '\($0)'" } ?? "no display (DISPLAY is not set)"
-    ShellOutput.note("error: \(reason)")
-    ShellOutput.note("run it under a virtual display: xvfb-run -a gbgbridge-shell ..., or pass --headless")
+    let reason =
+        name.map { tr("cannot open the display '{name}'", ["name": $0]) } ?? tr("no display (DISPLAY is not set)")
+    ShellOutput.error(reason)
+    ShellOutput.note(tr("run it under a virtual display: xvfb-run -a gbgbridge-shell ..., or pass --headless"))
     display?.stop()
     exit(ShellExit.journeyFailed("").status)
 }

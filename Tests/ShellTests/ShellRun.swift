@@ -36,6 +36,9 @@ struct ShellRun {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
         env["NO_AT_BRIDGE"] = "1"
+        // English messages unless a test asks for a language (the tests read the English text).
+        for key in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { env[key] = nil }
+        env["LANG"] = "C.UTF-8"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeLocalization
 
 /// Turns WebKit's load errors into ``JourneyLoadFailure`` values with sentences a person can read.
 enum LoadFailureClassifier {
@@ -19,15 +20,12 @@ enum LoadFailureClassifier {
         if error.domain == webkit_policy_error_quark() {
             switch error.code {
             case Int32(WEBKIT_POLICY_ERROR_CANNOT_USE_RESTRICTED_PORT.rawValue):
-                let port = portDescription(of: uri)
-                return JourneyLoadFailure(
-                    url: uri, kind: .network,
-                    message: "WebKit does not connect to \(port): it is reserved for other protocols")
+                return JourneyLoadFailure(url: uri, kind: .network, message: restrictedPortMessage(of: uri))
             case Int32(WEBKIT_POLICY_ERROR_CANNOT_SHOW_MIME_TYPE.rawValue):
                 return JourneyLoadFailure(
-                    url: uri, kind: .other, message: "The server sent a kind of document that cannot be shown")
+                    url: uri, kind: .other, message: tr("The server sent a kind of document that cannot be shown"))
             case Int32(WEBKIT_POLICY_ERROR_CANNOT_SHOW_URI.rawValue):
-                return JourneyLoadFailure(url: uri, kind: .other, message: "This address cannot be shown")
+                return JourneyLoadFailure(url: uri, kind: .other, message: tr("This address cannot be shown"))
             default:
                 break
             }
@@ -35,7 +33,7 @@ enum LoadFailureClassifier {
         if error.domain == webkit_network_error_quark(),
             error.code == Int32(WEBKIT_NETWORK_ERROR_FILE_DOES_NOT_EXIST.rawValue)
         {
-            return JourneyLoadFailure(url: uri, kind: .network, message: "The file does not exist")
+            return JourneyLoadFailure(url: uri, kind: .network, message: tr("The file does not exist"))
         }
         let isNetwork =
             error.domain == webkit_network_error_quark() || error.domain == g_io_error_quark()
@@ -43,7 +41,7 @@ enum LoadFailureClassifier {
         let message = sentence(error.message)
         return JourneyLoadFailure(
             url: uri, kind: isNetwork ? .network : .other,
-            message: isNetwork ? "Could not reach the server: \(message)" : message)
+            message: isNetwork ? tr("Could not reach the server: {reason}", ["reason": message]) : message)
     }
 
     /// The failure WebKit does not report as one: a web address it would not fetch (a port it
@@ -51,18 +49,16 @@ enum LoadFailureClassifier {
     static func substitutedLoad(started: String, committed: String, response: String?) -> JourneyLoadFailure? {
         guard started.hasPrefix("http://") || started.hasPrefix("https://") else { return nil }
         guard committed == "about:blank" || (committed == started && response == "about:blank") else { return nil }
-        guard let port = OriginPolicy.components(ofURLString: started)?.port else {
-            return JourneyLoadFailure(url: started, kind: .network, message: "WebKit did not fetch this address")
+        guard OriginPolicy.components(ofURLString: started)?.port != nil else {
+            return JourneyLoadFailure(url: started, kind: .network, message: tr("WebKit did not fetch this address"))
         }
-        return JourneyLoadFailure(
-            url: started, kind: .network,
-            message: "WebKit does not connect to port \(port): it is reserved for other protocols")
+        return JourneyLoadFailure(url: started, kind: .network, message: restrictedPortMessage(of: started))
     }
 
     /// The failure for a main document whose server answered with HTTP `status` (400 or above).
     static func httpFailure(uri: String, status: Int) -> JourneyLoadFailure {
         let phrase = reasonPhrases[status].map { " \($0)" } ?? ""
-        return JourneyLoadFailure(url: uri, kind: .httpStatus(status), message: "The server answered \(status)\(phrase)")
+        return JourneyLoadFailure(url: uri, kind: .httpStatus(status), message: tr("The server answered {status}", ["status": "\(status)\(phrase)"]))
     }
 
     /// The failure for a certificate WebKit does not trust.
@@ -70,32 +66,34 @@ enum LoadFailureClassifier {
         let problems = certificateProblems(flags)
         return JourneyLoadFailure(
             url: uri, kind: .tls(problems: problems),
-            message: "The server's certificate is not trusted: " + problems.joined(separator: "; "))
+            message: tr("The server's certificate is not trusted: {problems}", ["problems": problems.joined(separator: "; ")]))
     }
 
     /// The problems named by `GTlsCertificateFlags`, in words.
     static func certificateProblems(_ flags: UInt32) -> [String] {
         let named: [(GTlsCertificateFlags, String)] = [
-            (G_TLS_CERTIFICATE_UNKNOWN_CA, "it is not signed by a known certificate authority"),
-            (G_TLS_CERTIFICATE_BAD_IDENTITY, "it was issued for another host name"),
-            (G_TLS_CERTIFICATE_NOT_ACTIVATED, "it is not valid yet"),
-            (G_TLS_CERTIFICATE_EXPIRED, "it has expired"),
-            (G_TLS_CERTIFICATE_REVOKED, "it has been revoked"),
-            (G_TLS_CERTIFICATE_INSECURE, "it uses an insecure algorithm"),
-            (G_TLS_CERTIFICATE_GENERIC_ERROR, "it could not be checked"),
+            (G_TLS_CERTIFICATE_UNKNOWN_CA, tr("it is not signed by a known certificate authority")),
+            (G_TLS_CERTIFICATE_BAD_IDENTITY, tr("it was issued for another host name")),
+            (G_TLS_CERTIFICATE_NOT_ACTIVATED, tr("it is not valid yet")),
+            (G_TLS_CERTIFICATE_EXPIRED, tr("it has expired")),
+            (G_TLS_CERTIFICATE_REVOKED, tr("it has been revoked")),
+            (G_TLS_CERTIFICATE_INSECURE, tr("it uses an insecure algorithm")),
+            (G_TLS_CERTIFICATE_GENERIC_ERROR, tr("it could not be checked")),
         ]
         let problems = named.filter { flags & $0.0.rawValue != 0 }.map(\.1)
-        return problems.isEmpty ? ["it could not be checked"] : problems
+        return problems.isEmpty ? [tr("it could not be checked")] : problems
     }
 
     private static func sentence(_ text: String) -> String {
-        guard let first = text.first else { return "unknown error" }
+        guard let first = text.first else { return tr("unknown error") }
         return first.lowercased() + text.dropFirst()
     }
 
-    private static func portDescription(of uri: String) -> String {
-        guard let port = OriginPolicy.components(ofURLString: uri)?.port else { return "this port" }
-        return "port \(port)"
+    private static func restrictedPortMessage(of uri: String) -> String {
+        guard let port = OriginPolicy.components(ofURLString: uri)?.port else {
+            return tr("WebKit does not connect to this port: it is reserved for other protocols")
+        }
+        return tr("WebKit does not connect to port {port}: it is reserved for other protocols", ["port": "\(port)"])
     }
 
     private static let reasonPhrases: [Int: String] = [

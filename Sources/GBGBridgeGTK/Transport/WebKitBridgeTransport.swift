@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeLocalization
 
 /// Connects one `WebKitWebView` to a ``BridgeHost``.
 ///
@@ -288,9 +289,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         webProcessTerminationCount += 1
         let description =
             switch reason {
-            case WEBKIT_WEB_PROCESS_CRASHED.rawValue: "The web page crashed"
-            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue: "The web page used too much memory"
-            default: "The web page was stopped"
+            case WEBKIT_WEB_PROCESS_CRASHED.rawValue: tr("The web page crashed")
+            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT.rawValue: tr("The web page used too much memory")
+            default: tr("The web page was stopped")
             }
         resetForNewPage(reason: description)
         pageState = .none

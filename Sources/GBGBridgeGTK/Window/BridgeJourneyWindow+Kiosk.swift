@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeLocalization
 
 /// How a journey window behaves in front of the public (a bank branch, a kiosk).
 public struct KioskConfiguration: Sendable, Equatable {
@@ -100,7 +101,7 @@ extension BridgeJourneyWindow {
             try? await Task.sleep(for: delay)
             guard let self, !Task.isCancelled else { return }
             self.kioskState.pendingReset = nil
-            await self.resetSession(reason: "The journey was completed")
+            await self.resetSession(reason: tr("The journey was completed"))
         }
     }
 
@@ -115,7 +116,7 @@ extension BridgeJourneyWindow {
         kioskState.pendingReset = nil
         kioskState.touchedSinceReset = false
         isJourneyInProgress = false
-        host.resetForNewPage(reason: "The session was reset: \(reason)")
+        host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
         hideNotice()
 
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -190,7 +191,7 @@ extension BridgeJourneyWindow {
             try? await Task.sleep(for: delay)
             guard let self, self.window != nil else { return }
             await self.resetSession(reason: reason)
-            self.showNotice("\(reason). The journey was started again from the beginning.")
+            self.showNotice(tr("{reason}. The journey was started again from the beginning.", ["reason": reason]))
         }
     }
 
@@ -209,7 +210,8 @@ extension BridgeJourneyWindow {
         guard let idle = kiosk?.idleReset, window != nil else { return }
         if ContinuousClock.now - kioskState.lastInput >= idle {
             if kioskState.touchedSinceReset {
-                await resetSession(reason: "Nobody used the journey for \(idle.components.seconds) s")
+                await resetSession(
+                    reason: tr("Nobody used the journey for {seconds} s", ["seconds": String(idle.components.seconds)]))
             }
             kioskState.lastInput = .now
         }

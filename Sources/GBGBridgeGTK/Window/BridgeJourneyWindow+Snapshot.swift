@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridge
+import GBGBridgeLocalization
 
 extension BridgeJourneyWindow {
     /// Why a snapshot could not be written.
@@ -23,9 +24,9 @@ extension BridgeJourneyWindow {
             try saveWindowImage(toPNG: path)
             return
         }
-        guard let webView else { throw SnapshotError(description: "The journey window is closed") }
+        guard let webView else { throw SnapshotError(description: tr("The journey window is closed")) }
         await settleRendering(of: webView)
-        guard let webView = self.webView else { throw SnapshotError(description: "The journey window is closed") }
+        guard let webView = self.webView else { throw SnapshotError(description: tr("The journey window is closed")) }
         let failure: String? = await withCheckedContinuation { continuation in
             let request = SnapshotRequest(path: path) { continuation.resume(returning: $0) }
             webkit_web_view_get_snapshot(
@@ -43,11 +44,11 @@ extension BridgeJourneyWindow {
     /// this one do not matter. The web view's content may be missing from this picture (it
     /// is composited by WebKit): use ``saveSnapshot(toPNG:)`` for the page.
     public func saveWindowImage(toPNG path: String) throws(SnapshotError) {
-        guard let window else { throw SnapshotError(description: "The journey window is closed") }
+        guard let window else { throw SnapshotError(description: tr("The journey window is closed")) }
         let widget = gbg_widget(window)
         let width = gtk_widget_get_allocated_width(widget)
         let height = gtk_widget_get_allocated_height(widget)
-        guard width > 1, height > 1 else { throw SnapshotError(description: "The journey window is not shown") }
+        guard width > 1, height > 1 else { throw SnapshotError(description: tr("The journey window is not shown")) }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
         defer { cairo_surface_destroy(surface) }
         let cairo = cairo_create(surface)
@@ -55,7 +56,10 @@ extension BridgeJourneyWindow {
         cairo_destroy(cairo)
         let status = cairo_surface_write_to_png(surface, path)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw SnapshotError(description: "Could not write \(path): \(String(cString: cairo_status_to_string(status)))")
+            throw SnapshotError(
+                description: tr(
+                    "Could not write {path}: {reason}",
+                    ["path": path, "reason": String(cString: cairo_status_to_string(status))]))
         }
     }
 }
@@ -121,9 +125,9 @@ private let snapshotFinished: GAsyncReadyCallback = { source, result, data in
     let request = Unmanaged<SnapshotRequest>.fromOpaque(data!).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
     guard let surface = webkit_web_view_get_snapshot_finish(gbg_web_view(source), result, &error) else {
-        let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
+        let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? tr("unknown error")
         g_error_free(error)
-        request.completion("Could not take a snapshot of the page: \(message)")
+        request.completion(tr("Could not take a snapshot of the page: {reason}", ["reason": message]))
         return
     }
     defer { cairo_surface_destroy(surface) }
@@ -132,6 +136,6 @@ private let snapshotFinished: GAsyncReadyCallback = { source, result, data in
         request.completion(nil)
     } else {
         let reason = String(cString: cairo_status_to_string(status))
-        request.completion("Could not write \(request.path): \(reason)")
+        request.completion(tr("Could not write {path}: {reason}", ["path": request.path, "reason": reason]))
     }
 }

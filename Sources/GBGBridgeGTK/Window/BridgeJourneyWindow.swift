@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeLocalization
 
 /// A GTK window running one web journey against a ``BridgeHost``.
 ///
@@ -42,6 +43,14 @@ public final class BridgeJourneyWindow {
     /// the page has no title.
     public var defaultTitle = "GBG Bridge" {
         didSet { updateTitle() }
+    }
+    /// The languages offered to the journey, most preferred first, as BCP 47 tags such as
+    /// `["fr-CA", "fr", "en"]`: WebKit sends them in `Accept-Language` and the page reads them as
+    /// `navigator.languages`. Default: the user's (``Localization/preferredLanguages()``).
+    /// WebKit keeps one list per process, so a change applies to every web view of the process;
+    /// pages already loaded see it after their next load.
+    public var preferredLanguages: [String] {
+        didSet { applyPreferredLanguages() }
     }
     /// The page's current title (empty when it has none).
     public private(set) var pageTitle = ""
@@ -117,12 +126,15 @@ public final class BridgeJourneyWindow {
     ///     nowhere on disk (a new ephemeral web context). Pass `.profile(directory:)` to
     ///     keep them, or `.context(_:)` to use a `WebKitWebContext` you configured (for
     ///     example with ``BridgeCertificateTrust``).
+    ///   - preferredLanguages: The languages offered to the journey (see ``preferredLanguages``);
+    ///     `nil` for the user's.
     public init(
         url: URL, host: BridgeHost, allowedOrigins: [String] = [], width: Int32 = 1024, height: Int32 = 768,
-        websiteData: BridgeWebsiteData = .ephemeral
+        websiteData: BridgeWebsiteData = .ephemeral, preferredLanguages: [String]? = nil
     ) {
         self.url = url
         self.host = host
+        self.preferredLanguages = preferredLanguages ?? Localization.preferredLanguages()
         let policy =
             allowedOrigins.isEmpty
             ? OriginPolicy(journeyURL: url)
@@ -156,6 +168,7 @@ public final class BridgeJourneyWindow {
         self.transport = BridgeWebViewConfigurator.transport(of: webView)!
         connect(window: window, webView: webView)
         updateTitle()
+        applyPreferredLanguages()
         load()
     }
 
@@ -182,7 +195,7 @@ public final class BridgeJourneyWindow {
             gtk_widget_destroy(gbg_widget(window))
             return
         }
-        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])
+        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])  // untranslated: bridge data
         var destroyed = false
         let destroy: @MainActor () -> Void = { [weak self] in
             guard !destroyed, let window = self?.window else { return }
@@ -274,10 +287,11 @@ public final class BridgeJourneyWindow {
         gtk_box_pack_start(gbg_box(content), icon, 0, 0, 0)
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
         let title = gtk_label_new(nil)!
-        gtk_label_set_markup(gbg_label(title), "<span size='large' weight='bold'>Reload the journey?</span>")
+        let question = Self.escapeMarkup(tr("Reload the journey?"))
+        gtk_label_set_markup(gbg_label(title), "<span size='large' weight='bold'>\(question)</span>")
         gtk_label_set_xalign(gbg_label(title), 0)
         let detail = gtk_label_new(
-            "The journey starts again from its first step. Anything entered or captured so far is lost.")!
+            tr("The journey starts again from its first step. Anything entered or captured so far is lost."))!
         gtk_label_set_line_wrap(gbg_label(detail), 1)
         gtk_label_set_max_width_chars(gbg_label(detail), 50)
         gtk_label_set_xalign(gbg_label(detail), 0)
@@ -285,8 +299,8 @@ public final class BridgeJourneyWindow {
         gtk_box_pack_start(gbg_box(texts), detail, 0, 0, 0)
         gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
         gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
-        gtk_dialog_add_button(gbg_dialog(dialog), "_Cancel", GTK_RESPONSE_CANCEL.rawValue)
-        let reloadButton = gtk_dialog_add_button(gbg_dialog(dialog), "_Reload", GTK_RESPONSE_ACCEPT.rawValue)
+        gtk_dialog_add_button(gbg_dialog(dialog), tr("_Cancel"), GTK_RESPONSE_CANCEL.rawValue)
+        let reloadButton = gtk_dialog_add_button(gbg_dialog(dialog), tr("_Reload"), GTK_RESPONSE_ACCEPT.rawValue)
         gtk_style_context_add_class(gtk_widget_get_style_context(reloadButton), "destructive-action")
         gtk_dialog_set_default_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
         connectUntracked(
@@ -584,8 +598,8 @@ public final class BridgeJourneyWindow {
             && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
         showNotice(
             reloaded
-                ? "\(reason). The journey has been reloaded; any step in progress was cancelled."
-                : "\(reason) again. The journey was stopped; close the window and try again.")
+                ? tr("{reason}. The journey has been reloaded; any step in progress was cancelled.", ["reason": reason])
+                : tr("{reason}. It happened again, so the journey was stopped; close the window and try again.", ["reason": reason]))
         onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
     }
 
@@ -599,7 +613,7 @@ public final class BridgeJourneyWindow {
     /// The window title for the current page title.
     public var windowTitle: String {
         let page = pageTitle.trimmingSpaces
-        return page.isEmpty ? defaultTitle : "\(page) – \(defaultTitle)"
+        return page.isEmpty ? defaultTitle : tr("{page} – {application}", ["page": page, "application": defaultTitle])
     }
 
     private func updateTitle() {
@@ -607,11 +621,29 @@ public final class BridgeJourneyWindow {
         gtk_window_set_title(window, windowTitle)
     }
 
+    /// Hands ``preferredLanguages`` to WebKit (process-wide, through this window's context).
+    private func applyPreferredLanguages() {
+        guard let context = webContext, !preferredLanguages.isEmpty else { return }
+        var list: [UnsafeMutablePointer<CChar>?] = preferredLanguages.map { strdup($0) } + [nil]
+        defer { for entry in list { free(entry) } }
+        list.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                webkit_web_context_set_preferred_languages(context, $0)
+            }
+        }
+    }
+
+    static func escapeMarkup(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
     private func windowDestroyed() {
         signals.disconnectAll()
         kioskState.idleTask?.cancel()
         kioskState.pendingReset?.cancel()
-        transport.tearDown(reason: "The journey window was closed")
+        transport.tearDown(reason: "The journey window was closed")  // untranslated: bridge data
         window = nil
         webView = nil
         reloadDialog = nil

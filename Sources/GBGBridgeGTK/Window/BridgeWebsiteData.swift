@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeLocalization
 
 /// Where a journey's website data lives: cookies, localStorage, IndexedDB, CacheStorage,
 /// service workers, the HTTP cache, HSTS entries.
@@ -73,9 +74,10 @@ public enum BridgeCertificateTrust {
     public static func loadCertificate(atPath path: String) throws(Failure) -> UnsafeMutablePointer<GTlsCertificate> {
         var error: UnsafeMutablePointer<GError>?
         guard let certificate = g_tls_certificate_new_from_file(path, &error) else {
-            let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
+            let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? tr("unknown error")
             if let error { g_error_free(error) }
-            throw Failure(description: "\(path) is not a readable PEM certificate (\(message))")
+            throw Failure(
+                description: tr("{path} is not a readable PEM certificate ({reason})", ["path": path, "reason": message]))
         }
         return certificate
     }

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeLocalization
 
 /// The window's own error page, shown instead of the web view when the journey could not be
 /// loaded: what failed in plain words, the address (selectable), the certificate's problems
@@ -56,7 +57,8 @@ final class JourneyErrorView {
         gtk_box_pack_start(gbg_box(column), address, 0, 0, 0)
 
         problemsTitle = Self.label(wrap: false)
-        gtk_label_set_markup(gbg_label(problemsTitle), "<b>Problems with the server's certificate</b>")
+        let problemsHeading = Self.escape(tr("Problems with the server's certificate"))
+        gtk_label_set_markup(gbg_label(problemsTitle), "<b>\(problemsHeading)</b>")
         gtk_widget_set_margin_top(problemsTitle, 6)
         gtk_widget_set_no_show_all(problemsTitle, 1)
         gtk_box_pack_start(gbg_box(column), problemsTitle, 0, 0, 0)
@@ -69,7 +71,7 @@ final class JourneyErrorView {
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
         gtk_widget_set_margin_top(buttons, 18)
-        retryButton = gtk_button_new_with_mnemonic("_Try Again")
+        retryButton = gtk_button_new_with_mnemonic(tr("_Try Again"))
         gtk_widget_set_size_request(retryButton, 160, 40)
         gtk_style_context_add_class(gtk_widget_get_style_context(retryButton), "suggested-action")
         spinner = gtk_spinner_new()
@@ -137,11 +139,11 @@ final class JourneyErrorView {
 
     private static func presentation(of kind: JourneyLoadFailure.Kind) -> (icon: String, title: String) {
         switch kind {
-        case .network: ("network-error-symbolic", "The journey's server could not be reached")
-        case .httpStatus: ("dialog-warning-symbolic", "The journey's server answered with an error")
-        case .tls: ("channel-insecure-symbolic", "The journey's server could not prove its identity")
-        case .webProcess: ("dialog-error-symbolic", "The page could not be started")
-        case .other: ("dialog-warning-symbolic", "The journey could not be loaded")
+        case .network: ("network-error-symbolic", tr("The journey's server could not be reached"))
+        case .httpStatus: ("dialog-warning-symbolic", tr("The journey's server answered with an error"))
+        case .tls: ("channel-insecure-symbolic", tr("The journey's server could not prove its identity"))
+        case .webProcess: ("dialog-error-symbolic", tr("The page could not be started"))
+        case .other: ("dialog-warning-symbolic", tr("The journey could not be loaded"))
         }
     }
 

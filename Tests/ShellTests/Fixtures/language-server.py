@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Loopback server for the shell's language tests: one journey page that sends test.done with
+the Accept-Language header of its request and the page's navigator.language(s).
+
+Usage: language-server.py CLIENT_JS   (prints the port, then serves until killed)
+"""
+import http.server
+import json
+import signal
+import sys
+
+# A parent may hand down SIGTERM blocked or ignored; the test stops the server with it.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+CLIENT = open(sys.argv[1], "rb").read()
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Language probe</title>
+<script src="/gbgbridge-client.js"></script></head>
+<body><h1>Language probe</h1>
+<script>
+  window.GBGBridgeClient.send("test.done", {
+    acceptLanguage: ACCEPT_LANGUAGE,
+    language: navigator.language,
+    languages: Array.from(navigator.languages),
+  });
+</script></body></html>"""
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/gbgbridge-client.js"):
+            body, kind = CLIENT, "text/javascript"
+        else:
+            header = self.headers.get("Accept-Language") or ""
+            body = PAGE.replace("ACCEPT_LANGUAGE", json.dumps(header)).encode()
+            kind = "text/html; charset=utf-8"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
