@@ -48,6 +48,7 @@ final class JourneyRun: BridgeHostDelegate {
             preferredLanguages: settings.languages)
         g_object_unref(context)
         self.window = window
+        coordinator?.parentWindow = window.window
         forwardConsole(of: window)
         window.defaultTitle = DesktopIdentity.applicationName
         window.developerExtrasEnabled = settings.inspector
@@ -125,13 +126,14 @@ final class JourneyRun: BridgeHostDelegate {
             if settings.usesTestPattern {
                 coordinator = CaptureCoordinator(
                     host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
+                    selfieCountdown: settings.selfieCountdown,
                     sources: {
-                        [SyntheticFrameSource(name: "Test pattern", width: 1280, height: 720, framesPerSecond: 15)]
+                        [SyntheticFrameSource(name: tr("Test pattern"), width: 1280, height: 720, framesPerSecond: 15)]
                     })
             } else {
                 coordinator = CaptureCoordinator(
                     host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
-                    autoCaptureAfter: settings.autoCapture)
+                    autoCaptureAfter: settings.autoCapture, selfieCountdown: settings.selfieCountdown)
                 if let diagnosis = await CameraDiagnosis.startupLine(for: settings.camera) {
                     ShellOutput.note(diagnosis)
                 }

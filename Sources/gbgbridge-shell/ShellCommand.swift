@@ -104,6 +104,13 @@ struct ShellCommand: ParsableCommand {
     var autoCapture: String?
 
     @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds counted down (3, 2, 1) after Capture before a selfie is taken, 0 for none (default 3, at most 10).",
+            valueName: "seconds"))
+    var selfieCountdown: String?
+
+    @Option(
         help: ArgumentHelp(
             "Write every bridge message, both directions, to this file as JSON Lines (flushed per line). Its folder must exist.",
             valueName: "path"))

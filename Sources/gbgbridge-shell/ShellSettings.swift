@@ -35,6 +35,8 @@ struct ShellSettings {
     var documentAnswer: CaptureAnswer
     var selfieAnswer: CaptureAnswer
     var autoCapture: Duration?
+    /// Seconds counted down before a selfie is taken in the capture window.
+    var selfieCountdown = 3
     var messageLogPath: String?
     var logPayloads: Bool
     var exitOn: String?
@@ -108,6 +110,12 @@ struct ShellSettings {
             autoCapture = .milliseconds(Int64((seconds * 1000).rounded()))
         } else {
             autoCapture = nil
+        }
+        if let text = command.selfieCountdown {
+            let problem = ShellExit.usage(
+                tr("--selfie-countdown must be a whole number of seconds from 0 to 10, not {value}", ["value": text]))
+            guard let seconds = Int(text), (0...10).contains(seconds) else { throw problem }
+            selfieCountdown = seconds
         }
         messageLogPath = command.messageLog
         logPayloads = command.logPayloads

@@ -71,7 +71,7 @@ public enum CameraDiagnosis {
             }
         case .busy:
             return tr(
-                "The camera {path} is in use by another application: close it before capturing, or try without one with --camera test-pattern.",
+                "The camera {path} is in use by another application: close that application before capturing, or try without a camera with --camera test-pattern.",
                 ["path": error.devicePath])
         case .disconnected, .streamingFailed, .timedOut, .systemError:
             return tr(

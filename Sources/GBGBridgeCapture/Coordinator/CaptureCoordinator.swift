@@ -18,7 +18,7 @@ import Glibc
 ///
 /// The camera last chosen (``rememberChoice(of:)``) is preselected for both slots and across runs
 /// (``CameraPreferenceStore``). With a hot-plug directory, cameras plugged in or out re-check availability
-/// at once and call ``onCameraAvailabilityChanged``.
+/// at once, tell open capture windows (Retry) and call ``onCameraAvailabilityChanged``.
 @MainActor
 public final class CaptureCoordinator {
     /// Produces the frame sources offered for one capture (the first is preselected).
@@ -35,7 +35,7 @@ public final class CaptureCoordinator {
     /// The open window per slot, if any.
     public private(set) var windows: [CaptureKind: CaptureWindow] = [:]
     /// Called on the main actor when cameras become available or all go away after ``install(for:)``
-    /// (hot-plug, or a re-check at a capability query); an open capture window can follow it.
+    /// (hot-plug, or a re-check at a capability query); open capture windows are told first.
     public var onCameraAvailabilityChanged: (@MainActor (Bool) -> Void)?
     /// Whether a camera was available at the last check (nil before the first).
     public private(set) var cameraAvailable: Bool?
@@ -110,13 +110,13 @@ public final class CaptureCoordinator {
         servedKinds = selfieRecipientKey == nil ? kinds.subtracting([.selfie]) : kinds
         if servedKinds.contains(.document) {
             host.documentCapture.handler = { [weak self] request in
-                guard let self else { return .cancelled(reason: "Capture coordinator released") }
+                guard let self else { return .cancelled(reason: "Capture coordinator released") }  // untranslated: sent to the page, which shows its own text
                 return await self.serve(.document, request: request)
             }
         }
         if servedKinds.contains(.selfie) {
             host.selfieCapture.handler = { [weak self] request in
-                guard let self else { return .cancelled(reason: "Capture coordinator released") }
+                guard let self else { return .cancelled(reason: "Capture coordinator released") }  // untranslated: sent to the page, which shows its own text
                 return await self.serve(.selfie, request: request)
             }
         } else if kinds.contains(.selfie) {
@@ -138,7 +138,10 @@ public final class CaptureCoordinator {
         }
         let previous = cameraAvailable
         cameraAvailable = current.available
-        if let previous, previous != current.available { onCameraAvailabilityChanged?(current.available) }
+        if let previous, previous != current.available {
+            for window in windows.values { window.cameraAvailabilityChanged(available: current.available) }
+            onCameraAvailabilityChanged?(current.available)
+        }
     }
 
     // MARK: Camera choice
@@ -251,7 +254,7 @@ public final class CaptureCoordinator {
         let sources = await sourceProvider(kind)
         guard !sources.isEmpty else { return CaptureFailure.cameraUnavailable.result }
         guard slot.activeRequest?.correlationId == request.correlationId else {
-            return .cancelled(reason: "The request was withdrawn before the camera opened")
+            return .cancelled(reason: "The request was withdrawn before the camera opened")  // untranslated: sent to the page, which shows its own text
         }
         let window = CaptureWindow(
             kind: kind, request: request, sources: sources,
@@ -260,6 +263,7 @@ public final class CaptureCoordinator {
         ) { [weak slot] result in
             slot?.complete(CaptureFailure.personFacing(result))
         }
+        window.onSourceChosen = { [weak self] source in self?.rememberChoice(of: source) }
         windows[kind] = window
         do {
             try await window.present(over: parentWindow)

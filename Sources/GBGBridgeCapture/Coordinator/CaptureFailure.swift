@@ -32,14 +32,14 @@ public struct CaptureFailure: Sendable, Hashable {
         CaptureFailure(
             code: "PERMISSION_DENIED",
             message: tr(
-                "Camera access was denied: this user is not allowed to use cameras (on Linux, membership of the video group)."),
+                "Camera access was denied: this user is not allowed to use cameras (on Linux this needs membership of the video group)."),
             recoverable: true)
     }
 
     /// Another program holds the camera: `CAMERA_BUSY`, recoverable.
     public static var cameraBusy: CaptureFailure {
         CaptureFailure(
-            code: "CAMERA_BUSY", message: tr("The camera is in use by another application. Close it and try again."),
+            code: "CAMERA_BUSY", message: tr("The camera is in use by another application. Close that application and try again."),
             recoverable: true)
     }
 

@@ -17,8 +17,8 @@ public enum GuidanceHint: Sendable, Hashable, CaseIterable {
         switch self {
         case .tooDark: return tr("Too dark: move to a brighter place.")
         case .tooBright: return tr("Too bright: move away from direct light.")
-        case .glare: return tr("Glare: turn away from the light so nothing shines into the camera.")
-        case .blurred: return tr("Blurred: hold still and keep the camera in focus.")
+        case .glare: return tr("Glare: move so that no light shines straight into the camera.")
+        case .blurred: return tr("Blurred: hold still so the picture is sharp.")
         }
     }
 

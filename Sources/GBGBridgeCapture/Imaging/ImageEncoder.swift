@@ -58,7 +58,7 @@ public enum ImageEncoder {
                 let pixbuf = gdk_pixbuf_new_from_data(
                     pixels.baseAddress, GDK_COLORSPACE_RGB, 0, 8, Int32(frame.width), Int32(frame.height),
                     Int32(frame.bytesPerLine), nil, nil)
-            else { return .failure(EncodingError(description: "could not wrap the frame in a pixbuf")) }
+            else { return .failure(EncodingError(description: "could not wrap the frame in a pixbuf")) }  // untranslated: technical detail inside a translated message
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             return save(pixbuf, as: format)
         }

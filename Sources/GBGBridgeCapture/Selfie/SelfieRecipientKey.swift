@@ -19,7 +19,7 @@ public enum SelfieRecipientKey {
     public static func publicKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
         let raw = try rawKey(pem: pem, label: "PUBLIC KEY", prefix: publicKeyPrefix)
         do { return try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) } catch {
-            throw KeyError(description: "invalid X25519 public key")
+            throw KeyError(description: "invalid X25519 public key")  // untranslated: technical detail inside a translated message
         }
     }
 
@@ -27,7 +27,7 @@ public enum SelfieRecipientKey {
     public static func publicKey(contentsOfFile path: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
         let data: Data
         do { data = try Data(contentsOf: URL(filePath: path)) } catch {
-            throw KeyError(description: "cannot read the selfie recipient key \(path): \(error)")
+            throw KeyError(description: "cannot read the selfie recipient key \(path): \(error)")  // untranslated: technical detail inside a translated message
         }
         do {
             return try publicKey(pem: String(decoding: data, as: UTF8.self))
@@ -40,7 +40,7 @@ public enum SelfieRecipientKey {
     public static func privateKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PrivateKey {
         let raw = try rawKey(pem: pem, label: "PRIVATE KEY", prefix: privateKeyPrefix)
         do { return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw) } catch {
-            throw KeyError(description: "invalid X25519 private key")
+            throw KeyError(description: "invalid X25519 private key")  // untranslated: technical detail inside a translated message
         }
     }
 
@@ -67,11 +67,11 @@ public enum SelfieRecipientKey {
             }
         }
         guard sawEnd, let der = Data(base64Encoded: body) else {
-            throw KeyError(description: "expected a PEM block '-----BEGIN \(label)-----' holding an X25519 key")
+            throw KeyError(description: "expected a PEM block '-----BEGIN \(label)-----' holding an X25519 key")  // untranslated: technical detail inside a translated message
         }
         let bytes = [UInt8](der)
         guard bytes.count == prefix.count + 32, Array(bytes[0..<prefix.count]) == prefix else {
-            throw KeyError(description: "the \(label) is not an X25519 key")
+            throw KeyError(description: "the \(label) is not an X25519 key")  // untranslated: technical detail inside a translated message
         }
         return Data(bytes[prefix.count...])
     }

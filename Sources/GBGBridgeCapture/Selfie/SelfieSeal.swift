@@ -35,24 +35,24 @@ public enum SelfieSeal {
             out.append(ciphertext)
             return out
         } catch {
-            throw SealError(description: "HPKE seal failed: \(error)")
+            throw SealError(description: "HPKE seal failed: \(error)")  // untranslated: technical detail inside a translated message
         }
     }
 
     /// Opens a sealed package with the recipient's private key.
     public static func open(_ sealed: Data, with privateKey: Curve25519.KeyAgreement.PrivateKey) throws(SealError) -> Data {
         let bytes = [UInt8](sealed)
-        guard bytes.count >= 16, Array(bytes[0..<8]) == magic else { throw SealError(description: "not a sealed package") }
-        guard Array(bytes[8..<14]) == suiteIdentifiers else { throw SealError(description: "unsupported HPKE suite") }
+        guard bytes.count >= 16, Array(bytes[0..<8]) == magic else { throw SealError(description: "not a sealed package") }  // untranslated: technical detail inside a translated message
+        guard Array(bytes[8..<14]) == suiteIdentifiers else { throw SealError(description: "unsupported HPKE suite") }  // untranslated: technical detail inside a translated message
         let keyLength = Int(bytes[14]) << 8 | Int(bytes[15])
-        guard bytes.count >= 16 + keyLength else { throw SealError(description: "truncated sealed package") }
+        guard bytes.count >= 16 + keyLength else { throw SealError(description: "truncated sealed package") }  // untranslated: technical detail inside a translated message
         let encapsulated = Data(bytes[16..<(16 + keyLength)])
         do {
             var recipient = try HPKE.Recipient(
                 privateKey: privateKey, ciphersuite: ciphersuite, info: info, encapsulatedKey: encapsulated)
             return try recipient.open(Data(bytes[(16 + keyLength)...]), authenticating: Data(bytes[0..<14]))
         } catch {
-            throw SealError(description: "HPKE open failed: \(error)")
+            throw SealError(description: "HPKE open failed: \(error)")  // untranslated: technical detail inside a translated message
         }
     }
 }

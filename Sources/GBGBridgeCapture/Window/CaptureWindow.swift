@@ -32,6 +32,10 @@ public final class CaptureWindow {
     private(set) var announcements: [String] = []
     /// Time between countdown numbers (tests shorten it).
     var countdownStep: Duration = .seconds(1)
+    /// Called when the person picks another camera in the picker (the coordinator remembers it).
+    public var onSourceChosen: (@MainActor (any FrameSource) -> Void)?
+    /// Live advice (too dark, blurred, ...) from a few preview frames a second.
+    private var guidance: GuidanceMonitor
 
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
@@ -84,6 +88,7 @@ public final class CaptureWindow {
         self.autoCaptureAfter = autoCaptureAfter
         self.onFinish = onFinish
         self.flow = CaptureFlow(kind: kind, countdownSeconds: selfieCountdown)
+        self.guidance = GuidanceMonitor(kind: kind)
         self.cameraNames = CameraNames.display(sources.map(\.name))
         self.renderer = PreviewRenderer(kind: kind)
         renderer.placeholder = tr("Starting the camera…")
@@ -230,7 +235,7 @@ public final class CaptureWindow {
         SignalConnection.connect(UnsafeMutableRawPointer(useButton), "clicked") { [weak self] in self?.usePhoto() }
         SignalConnection.connect(UnsafeMutableRawPointer(retryButton), "clicked") { [weak self] in self?.retry() }
         SignalConnection.connect(UnsafeMutableRawPointer(cancelButton), "clicked") { [weak self] in
-            self?.cancel(reason: "User cancelled the capture")
+            self?.cancel(reason: "User cancelled the capture")  // untranslated: sent to the page, which shows its own text
         }
         SignalConnection.connect(UnsafeMutableRawPointer(window), "key-press-event") { [weak self] event in
             guard let self, let event else { return false }
@@ -245,7 +250,7 @@ public final class CaptureWindow {
             return false
         }
         SignalConnection.connect(UnsafeMutableRawPointer(window), "delete-event") { [weak self] _ in
-            self?.cancel(reason: "User closed the capture window")
+            self?.cancel(reason: "User closed the capture window")  // untranslated: sent to the page, which shows its own text
             return true
         }
         if let devicePicker {
@@ -405,6 +410,7 @@ public final class CaptureWindow {
         renderer.update(with: frame)
         framesShown += 1
         gtk_widget_queue_draw(preview)
+        if case .changed(let advice) = guidance.process(frame) { showHint(advice?.message(for: kind)) }
     }
 
     private var readyText: String {
@@ -448,6 +454,7 @@ public final class CaptureWindow {
         else { return }
         countdownTask?.cancel()
         sourceIndex = index
+        onSourceChosen?(sources[index])
         restartStream()
     }
 
@@ -516,7 +523,7 @@ public final class CaptureWindow {
                 return true
             }
         case GDK_KEY_Escape:
-            cancel(reason: "User cancelled the capture")
+            cancel(reason: "User cancelled the capture")  // untranslated: sent to the page, which shows its own text
             return true
         default:
             return false
@@ -548,7 +555,10 @@ public final class CaptureWindow {
             renderer.update(with: latest)
             renderer.stillBadge = tr("Still photo")
             gtk_widget_queue_draw(preview)
-            setStatus(tr("Photo taken. Check that it is sharp and readable."), announce: true)
+            setStatus(
+                kind == .selfie
+                    ? tr("Photo taken. Check that your face is sharp and fully visible.")
+                    : tr("Photo taken. Check that it is sharp and readable."), announce: true)
             render()
         case .encode:
             encodeChosenPhoto()
@@ -585,9 +595,9 @@ public final class CaptureWindow {
         let problem: String
         switch failure {
         case .permissionDenied?:
-            problem = tr("This computer does not allow the app to use the camera.")
+            return tr("This computer does not allow the app to use the camera. Ask whoever looks after it for access.")
         case .busy?:
-            problem = tr("The camera is being used by another application. Close that application.")
+            return tr("The camera is being used by another application. Close that application, then choose Retry.")
         case .unavailable?:
             problem = tr("The camera cannot be found.")
         case .failed?:
@@ -597,7 +607,7 @@ public final class CaptureWindow {
         }
         let next =
             flow.cameraAvailable
-            ? tr("Check that it is connected, then choose Retry.")
+            ? tr("Check that the camera is connected, then choose Retry.")
             : tr("Connect a camera to try again, or cancel.")
         return problem + " " + next
     }
@@ -636,14 +646,14 @@ public final class CaptureWindow {
             case .selfie:
                 guard let recipient else {
                     return .failed(
-                        code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
+                        code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)  // untranslated: sent to the page, which shows its own text
                 }
                 return .selfie(
                     try CaptureResultBuilder.selfie(
                         chosen: chosen, earlier: earlier, device: device, recipient: recipient))
             }
         } catch {
-            return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)
+            return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)  // untranslated: sent to the page, which shows its own text
         }
     }
 
@@ -686,6 +696,10 @@ public final class CaptureWindow {
         gtk_widget_set_sensitive(captureButton, phase == .encoding || phase == .finished ? 0 : 1)
         if let devicePicker { gtk_widget_set_sensitive(devicePicker, flow.pickerEnabled ? 1 : 0) }
 
+        if !flow.showsLivePreview, hint != nil {
+            guidance.reset()
+            showHint(nil)
+        }
         let still = flow.showsStill
         if let object = gtk_widget_get_accessible(preview) {
             atk_object_set_role(object, still ? ATK_ROLE_IMAGE : ATK_ROLE_VIDEO)
