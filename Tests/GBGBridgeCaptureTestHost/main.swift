@@ -172,7 +172,7 @@ func run() async {
     case "live":
         break
     case "hint":
-        window.showHint(tr("Move a little closer so the document fills the frame."))
+        window.showHint(GuidanceHint.glare.message(for: .document))
     case "countdown":
         press(GDK_KEY_Return, on: dialog)
         try? await Task.sleep(for: .milliseconds(150))
