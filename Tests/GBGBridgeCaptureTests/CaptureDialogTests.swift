@@ -251,6 +251,35 @@ struct CaptureDialogTests {
         _ = try await response("hint")
     }
 
+    @Test(arguments: [
+        (SyntheticFrameSource.Scene.dark, GuidanceHint.tooDark), (.bright, .tooBright), (.blurred, .blurred),
+        (.glare, .glare),
+    ])
+    func theLivePreviewShowsTheHintForAPoorPicture(scene: SyntheticFrameSource.Scene, expected: GuidanceHint) async throws {
+        let coordinator = try await coordinator([SyntheticFrameSource(width: 1280, height: 720, scene: scene)])
+        let window = try await open(coordinator, .document, id: "scene-\(scene)")
+        let message = expected.message(for: .document)
+        #expect(await GTKTestEnvironment.pump { window.hint == message }, "hint shown: \(window.hint ?? "none")")
+        #expect(text(window.hintLabel) == message && gtk_widget_get_visible(window.hintLabel) != 0)
+        #expect(window.announcements.contains(message))
+        #expect(gtk_widget_is_sensitive(window.captureButton) != 0, "a hint never blocks Capture")
+        Keyboard.press(GDK_KEY_Return, on: window.window)
+        #expect(window.phase == .reviewing)
+        #expect(window.hint == nil, "no live advice on a still photo")
+        Keyboard.press(GDK_KEY_Escape, on: window.window)
+        _ = try await response("scene-\(scene)")
+    }
+
+    @Test func aGoodPictureGetsNoHint() async throws {
+        let coordinator = try await coordinator([SyntheticFrameSource(width: 1280, height: 720, scene: .good)])
+        let window = try await open(coordinator, .document, id: "scene-good")
+        _ = await GTKTestEnvironment.pump(timeout: .seconds(2), until: { window.hint != nil })
+        #expect(window.hint == nil, "hint shown: \(window.hint ?? "none")")
+        #expect(window.framesShown > 20)
+        Keyboard.press(GDK_KEY_Escape, on: window.window)
+        _ = try await response("scene-good")
+    }
+
     // MARK: Failure and Retry
 
     @Test func retryRestartsTheCameraWhenOneIsAvailable() async throws {
