@@ -2,14 +2,19 @@
 # The capture dialog as assistive technologies see it, plus its size on small screens:
 #   - AT-SPI: the dialog on a private session bus with the accessibility bus, checked from Python
 #     (Tests/GBGBridgeCaptureA11y/check_capture_dialog.py): names, roles, focus, announcements;
-#   - size: the dialog fits the work area of 1024x600 and 1366x768 screens.
+#   - size: the dialog fits the work area of 1024x600 and 1366x768 screens;
+#   - languages: in each language of po/LINGUAS, no English is left in the dialog's accessible texts.
 #   scripts/capture-a11y-test.sh [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 
-[ "${1:-}" = --no-build ] || swift build --product gbgbridge-capture-testhost >&2
-host="$(swift build --show-bin-path)/gbgbridge-capture-testhost"
+bin="$(swift build --show-bin-path)"
+if [ "${1:-}" != --no-build ]; then
+    swift build --product gbgbridge-capture-testhost >&2
+    scripts/build-translations.sh "$bin/locale" >&2
+fi
+host="$bin/gbgbridge-capture-testhost"
 [ -x "$host" ] || { echo "capture-a11y-test: no $host (build it first)" >&2; exit 1; }
 
 failed=0
@@ -31,4 +36,11 @@ done
 unset NO_AT_BRIDGE GTK_A11Y
 xvfb-run -a -s "-screen 0 1280x1024x24" \
     dbus-run-session -- /usr/bin/python3 Tests/GBGBridgeCaptureA11y/check_capture_dialog.py "$host" || failed=1
+
+# The same dialog in each translated language: no English left in what a screen reader reads.
+for language in $(cat po/LINGUAS); do
+    LANGUAGE=$language LC_ALL=C.UTF-8 GBGBRIDGE_LOCALEDIR="$bin/locale" xvfb-run -a -s "-screen 0 1280x1024x24" \
+        dbus-run-session -- /usr/bin/python3 Tests/GBGBridgeCaptureA11y/check_capture_language.py \
+        "$host" "$language" "$bin/locale" || failed=1
+done
 exit $failed

@@ -31,7 +31,7 @@ if [ -n "$language" ]; then
     export LC_ALL=${LC_ALL:-C.UTF-8}
     suffix="-$language"
 fi
-[ -n "$locale_dir" ] && export GBGBRIDGE_LOCALE_DIR=$(realpath "$locale_dir")
+[ -n "$locale_dir" ] && export GBGBRIDGE_LOCALEDIR=$(realpath "$locale_dir")
 export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
 
 for theme in light dark; do

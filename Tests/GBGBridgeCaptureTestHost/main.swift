@@ -44,7 +44,7 @@ guard let command = arguments.first else {
     exit(2)
 }
 
-Localization.setUp(localeDirectory: getenv("GBGBRIDGE_LOCALE_DIR").map { String(cString: $0) })
+Localization.setUp()
 MainLoopIntegration.install()
 guard gtk_init_check(nil, nil) != 0 else { fail("cannot open a display (run under xvfb-run)") }
 g_timeout_add_seconds(
@@ -172,7 +172,7 @@ func run() async {
     case "live":
         break
     case "hint":
-        window.showHint(GuidanceHint.glare.message(for: .document))
+        window.showHint(GuidanceHint.glare.message(for: kind))
     case "countdown":
         press(GDK_KEY_Return, on: dialog)
         try? await Task.sleep(for: .milliseconds(150))
