@@ -52,6 +52,27 @@ struct ShellJourneyTests {
         }
     }
 
+    @Test("no camera: one line at start names the fix, and a journey that asks anyway gets a sentence it can show")
+    func noCameraSaysWhatToDo() throws {
+        let run = try ShellRun.run(
+            [basicJourney, "--headless", "--camera", "/dev/video9", "--exit-on", "test.done", "--timeout", "60"],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains("/dev/video9") }
+        #expect(lines.count == 1, "stderr: \(run.stderr)")
+        #expect(lines.first?.contains("--camera test-pattern") == true && lines.first?.contains("--camera auto") == true)
+        let result = try run.resultObject()
+        for step in ["document", "selfie"] {
+            let answer = object(result[step])
+            let error = object(answer["error"])
+            #expect(answer["status"] as? String == "unsupported", "\(step): \(answer)")
+            #expect(error["code"] as? String == "CAPABILITY_UNAVAILABLE", "\(step): \(error)")
+            let message = error["message"] as? String ?? ""
+            #expect(message.hasSuffix(".") && !message.contains("the host is disabled"), "\(step): \(message)")
+            #expect(!message.contains("/dev/"), "no device path for people: \(message)")
+        }
+    }
+
     @Test("success path: typed results carry the files' true sizes; unknown actions get UNSUPPORTED_ACTION")
     func successPath() throws {
         let run = try ShellRun.run(
