@@ -178,10 +178,10 @@ struct CaptureWindowTests {
     }
 
     @Test func retakeAfterFailureDuringReviewReportsIt() async throws {
-        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 4)])
+        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 45)])
         let window = try await openWindow(coordinator, kind: .document, id: "doc-review-fail")
         gtk_button_clicked(gtkCast(window.captureButton))
-        await GTKTestEnvironment.pump(for: .milliseconds(400))
+        #expect(await GTKTestEnvironment.pump { window.flow.failedDuringReview }, "the camera fails during review")
         gtk_button_clicked(gtkCast(window.retakeButton))
         #expect(window.isShowingError)
         #expect(page.responses(to: "doc-review-fail").isEmpty)

@@ -14,8 +14,11 @@ enum GTKTestEnvironment {
     static let ready: Bool = gtk_init_check(nil, nil) != 0
 
     /// Runs the GLib main context until `condition` holds or `timeout` passes.
+    ///
+    /// The default timeout only catches hangs: a debug build encoding a full-size photo on a loaded
+    /// two-core machine can take many seconds, and these tests check behaviour, not speed.
     @discardableResult
-    static func pump(timeout: Duration = .seconds(15), until condition: @MainActor () -> Bool) async -> Bool {
+    static func pump(timeout: Duration = .seconds(90), until condition: @MainActor () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             if ContinuousClock.now > deadline { return false }

@@ -17,10 +17,11 @@ struct TransportScenarioTests {
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
             "error-page", "context-menu", "kiosk", "app-focus",
         ])
-    func scenario(_ name: String) throws {
+    func scenario(_ name: String) async throws {
         // The lifecycle scenario checks focus events: on a shared display, windows that other
         // test suites open at the same time take the focus away, so it gets a display of its own.
-        let run = try TestHost.run(scenario: name, ownDisplay: ["lifecycle", "app-focus", "kiosk", "context-menu"].contains(name))
+        let run = try await TestHost.run(
+            scenario: name, ownDisplay: ["lifecycle", "app-focus", "kiosk", "context-menu"].contains(name))
         #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
         #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")
     }
@@ -33,8 +34,25 @@ enum TestHost {
         let output: String
     }
 
+    /// At most two scenario hosts at a time (each is a WebKit UI and web process).
+    private static let slots = ScenarioSlots(count: 2)
+
     /// Runs one scenario, on a private Xvfb display when `ownDisplay` is set or there is none.
-    static func run(scenario: String, ownDisplay: Bool = false) throws -> Run {
+    ///
+    /// The wait for the host happens on a thread of its own, not on one of Swift's shared task
+    /// threads: a blocked task thread starves other suites' tasks (the capture window's synthetic
+    /// cameras and encoders) on a two-core machine.
+    static func run(scenario: String, ownDisplay: Bool = false) async throws -> Run {
+        await slots.acquire()
+        defer { Task { await slots.release() } }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try runBlocking(scenario: scenario, ownDisplay: ownDisplay) })
+            }.start()
+        }
+    }
+
+    private static func runBlocking(scenario: String, ownDisplay: Bool) throws -> Run {
         let binary = try locateBinary()
         let process = Process()
         var arguments = [binary, scenario]
@@ -71,5 +89,29 @@ enum TestHost {
 
     struct TestHostMissing: Error, CustomStringConvertible {
         let description = "gbgbridge-gtk-testhost not built; run `swift build --product gbgbridge-gtk-testhost` first"
+    }
+}
+
+/// A counting semaphore for async code.
+actor ScenarioSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }
