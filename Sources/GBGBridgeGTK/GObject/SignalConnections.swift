@@ -36,6 +36,8 @@ final class SignalConnections {
     }
 }
 
+// @unchecked: `Closure` is one of the `@MainActor` handler types in `Signal`; the box is made on the
+// main actor and only read by trampolines that GLib calls on the main loop's thread.
 /// A Swift closure owned by a GObject signal connection.
 final class SignalClosureBox<Closure>: @unchecked Sendable {
     let closure: Closure

@@ -503,7 +503,7 @@ struct EvaluationFailure: Error {
 }
 
 /// The completion of one `webkit_web_view_evaluate_javascript` call, retained until it runs.
-private final class EvaluationCompletion: @unchecked Sendable {
+private final class EvaluationCompletion: Sendable {
     let completion: @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
     init(_ completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void) {
         self.completion = completion
