@@ -66,16 +66,32 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public var forwardsConsole = false {
         didSet { if forwardsConsole != oldValue { installScripts() } }
     }
+    // The `on...` callbacks belong to the embedder. A ``BridgeJourneyWindow`` owning this
+    // transport does its own handling (`host.ready`, error page, crash notice) through
+    // internal hooks that run first, so setting a callback here never disables it.
+
     /// Called for each console record and page error when ``forwardsConsole`` is on.
     public var onConsoleMessage: (@MainActor (JourneyConsoleMessage) -> Void)?
     /// Called when a top-level navigation is refused by the origin policy, with its URL.
     public var onNavigationRefused: (@MainActor (String) -> Void)?
     /// Called after the web process terminated, with a readable reason; the host has been reset.
+    /// An owning ``BridgeJourneyWindow`` shows its crash notice before this runs.
     public var onWebProcessTerminated: (@MainActor (String) -> Void)?
     /// Called when a top-level load finished and the page's `load` event has run.
+    /// An owning ``BridgeJourneyWindow`` sends `host.ready` before this runs.
     public var onLoadFinished: (@MainActor () -> Void)?
     /// Called when the journey's main document could not be loaded (never for a refused navigation).
+    /// An owning ``BridgeJourneyWindow`` shows its error page before this runs.
     public var onLoadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
+
+    /// Page-lifecycle handling of the window that owns the transport, run before the public callbacks.
+    struct OwnerHooks {
+        var loadFinished: (@MainActor () -> Void)?
+        var loadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
+        var webProcessTerminated: (@MainActor (String) -> Void)?
+    }
+    /// Set by ``BridgeJourneyWindow``; embedders use the `on...` callbacks instead.
+    var ownerHooks = OwnerHooks()
 
     private var pageState = PageState.none
     private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
@@ -271,7 +287,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if let started = startedURI, let failure = LoadFailureClassifier.substitutedLoad(
                 started: started, committed: uri, response: Self.mainResponseURI(of: webView))
             {
-                onLoadFailed?(failure)
+                reportLoadFailed(failure)
             }
             if let previous = committedURI {
                 resetForNewPage(reason: previous == uri ? "Page reloaded" : "Page navigated to \(uri)")
@@ -279,7 +295,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             committedURI = uri
             pageState = .loading
         case WEBKIT_LOAD_FINISHED.rawValue:
-            onLoadFinished?()
+            reportLoadFinished()
         default:
             break
         }
@@ -297,13 +313,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
         pageState = .none
         let failedURI = committedURI ?? webView.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) } ?? ""
         committedURI = nil
-        onWebProcessTerminated?(description)
+        reportWebProcessTerminated(description)
         if reloadsAfterWebProcessTermination, webProcessTerminationCount <= maximumReloadsAfterTermination,
             let webView
         {
             webkit_web_view_reload(webView)
         } else {
-            onLoadFailed?(
+            reportLoadFailed(
                 JourneyLoadFailure(
                     url: failedURI, kind: .webProcess,
                     message: "\(description) and was not restarted (\(webProcessTerminationCount) times so far)"))
@@ -318,13 +334,28 @@ public final class WebKitBridgeTransport: BridgeTransport {
             noteRefused(uri)
             return true
         }
-        onLoadFailed?(LoadFailureClassifier.failure(uri: uri, error: error))
+        reportLoadFailed(LoadFailureClassifier.failure(uri: uri, error: error))
         return true
     }
 
     private func loadFailedWithTLSErrors(uri: String, flags: UInt32) -> Bool {
-        onLoadFailed?(LoadFailureClassifier.tlsFailure(uri: uri, flags: flags))
+        reportLoadFailed(LoadFailureClassifier.tlsFailure(uri: uri, flags: flags))
         return true
+    }
+
+    private func reportLoadFinished() {
+        ownerHooks.loadFinished?()
+        onLoadFinished?()
+    }
+
+    private func reportLoadFailed(_ failure: JourneyLoadFailure) {
+        ownerHooks.loadFailed?(failure)
+        onLoadFailed?(failure)
+    }
+
+    private func reportWebProcessTerminated(_ reason: String) {
+        ownerHooks.webProcessTerminated?(reason)
+        onWebProcessTerminated?(reason)
     }
 
     /// Settles everything in flight for the current page and drops queued deliveries.
@@ -361,7 +392,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let status = Int(webkit_uri_response_get_status_code(webkit_response_policy_decision_get_response(response)))
             guard status >= 400, uri.hasPrefix("http") else { return false }
             webkit_policy_decision_ignore(gbg_policy_decision(decision))
-            onLoadFailed?(LoadFailureClassifier.httpFailure(uri: uri, status: status))
+            reportLoadFailed(LoadFailureClassifier.httpFailure(uri: uri, status: status))
             return true
         default:
             return false
