@@ -227,7 +227,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         } else if jsc_value_is_array(value) != 0 {
             receiveBatch(value)
         } else {
-            host.lastError = "Rejected a message from the page: its body is not JSON text"
+            host.report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
         }
     }
 
@@ -244,7 +244,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if jsc_value_is_string(item) != 0 {
                 host.receive(text: Self.takeString(jsc_value_to_string(item)))
             } else {
-                host.lastError = "Rejected a message from the page: its body is not JSON text"
+                host.report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
             }
         }
     }
@@ -265,8 +265,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let origin = Self.stringProperty("origin", of: value) ?? "unknown"
             let fromTop = Self.stringProperty("fromTopFrame", of: value) == "true"
             let source = fromTop ? "origin \(origin)" : "a frame (origin \(origin))"
-            host.lastError = (
-                "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)")
+            host.report(
+                BridgeIssue(
+                    kind: .rejectedMessage,
+                    message: "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)"))
         case "notice":
             guard let body = Self.stringProperty("body", of: value) else { return }
             receiveNotice(body)
