@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-shell",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
                 "GBGBridgeCapture", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -96,12 +96,12 @@ let package = Package(
             path: "Tests/GBGBridgeCaptureTestHost",
             swiftSettings: strict
         ),
-        .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport"]),
-        .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture", "GBGBridgeTestSupport"]),
+        .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridgeGTK"]),
+        .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture", "CV4L2", "GBGBridgeTestSupport"]),
         .testTarget(
             name: "GBGBridgeCaptureTests",
             dependencies: [
-                "GBGBridgeCapture", "GBGBridgeGTK", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
+                "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

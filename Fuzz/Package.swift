@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // A separate package so the normal build never links libFuzzer. Built by scripts/fuzz.sh.
 import PackageDescription
 

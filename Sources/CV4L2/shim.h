@@ -34,10 +34,6 @@ static inline int cv4l2_munmap(void *start, size_t length) {
     return v4l2_munmap(start, length);
 }
 
-static inline int cv4l2_errno(void) {
-    return errno;
-}
-
 // A non-blocking, close-on-exec eventfd used to wake a thread blocked in poll().
 static inline int cv4l2_wake_descriptor(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -36,6 +36,7 @@ enum Scenarios {
         "context-menu": Scenario(body: contextMenu),
         "kiosk": Scenario(body: kiosk),
         "app-focus": Scenario(body: applicationFocus),
+        "embedder-callbacks": Scenario(body: embedderCallbacks),
     ]
 
     /// The page-side test client served at `/lib.js`.

@@ -1,3 +1,5 @@
+// @unchecked: all stored properties are `let`; the provider closures are only called from
+// `responseData()`, which is `@MainActor`.
 /// The built-in handler for `capability.query`: reports the environment (`"linux"`), the
 /// host version and every declared capability.
 ///

@@ -3,7 +3,8 @@ extension BridgeHost {
     ///
     /// Invalid input (too large, too deep, not JSON, not a bridge message, a
     /// `correlationId` with a lone UTF-16 surrogate escape) is not recorded or routed: it
-    /// only sets ``lastError`` to `Rejected a message from the page: <reason>`.
+    /// only sets ``lastError`` to `Rejected a message from the page: <reason>` (and reports a
+    /// ``BridgeIssue/Kind/rejectedMessage`` issue).
     public func receive(text: String) {
         var contiguous = text
         contiguous.withUTF8 { utf8 in
@@ -30,7 +31,7 @@ extension BridgeHost {
         if let correlationId {
             text += " (correlationId \(BridgeMessage.quotedForError(correlationId)))"
         }
-        lastError = text
+        report(BridgeIssue(kind: .rejectedMessage, message: text))
     }
 
     /// A byte count as people read it, in binary units: `"900 bytes"`, `"64 MiB"`,
@@ -48,7 +49,7 @@ extension BridgeHost {
         do {
             message = try BridgeMessage(utf8: utf8, maxBytes: limits.maxMessageBytes, maxDepth: limits.maxNestingDepth)
         } catch {
-            lastError = "Rejected a message from the page: \(error.message)"
+            report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: \(error.message)"))
             return
         }
         if let trafficObserver {
@@ -91,9 +92,11 @@ extension BridgeHost {
             delegate?.bridgeHost(self, unhandledRequest: request)
             let waiting = pendingRequests.count
             if waiting > limits.pendingWarningThreshold {
-                lastError =
-                    "\(waiting) requests are waiting for a response in pendingRequests; "
-                    + "answer them with respond(to:status:data:error:) or register handlers"
+                report(
+                    BridgeIssue(
+                        kind: .tooManyPendingRequests,
+                        message: "\(waiting) requests are waiting for a response in pendingRequests; "
+                            + "answer them with respond(to:status:data:error:) or register handlers"))
             }
         }
     }

@@ -22,7 +22,8 @@ extension BridgeHost {
         error: BridgeErrorPayload? = nil
     ) {
         guard let index = pendingRequests.firstIndex(where: { $0.correlationId == correlationId }) else {
-            lastError = "No pending request has correlationId \"\(correlationId)\""
+            report(
+                BridgeIssue(kind: .noPendingRequest, message: "No pending request has correlationId \"\(correlationId)\""))
             return
         }
         let request = pendingRequests.remove(at: index)
@@ -79,7 +80,10 @@ extension BridgeHost {
         do {
             json = try message.jsonText(maxDepth: limits.maxNestingDepth)
         } catch {
-            lastError = "Could not encode the \(message.type.rawValue) for \"\(message.payload.action)\": \(error.message)"
+            report(
+                BridgeIssue(
+                    kind: .encodingFailed,
+                    message: "Could not encode the \(message.type.rawValue) for \"\(message.payload.action)\": \(error.message)"))
             guard message.type == .response else { return }
             message.payload = BridgePayload(
                 action: message.payload.action, data: nil, status: .error,
@@ -91,12 +95,12 @@ extension BridgeHost {
             json = fallback
         }
         guard let transport = transportStorage else {
-            lastError = "WebView not attached"
+            report(BridgeIssue(kind: .transportNotAttached, message: "WebView not attached"))
             return
         }
         trafficObserver?(BridgeTraffic(direction: .nativeToWeb, message: message, json: json))
         transport.deliver(json) { [weak self] failure in
-            self?.lastError = failure
+            self?.report(BridgeIssue(kind: .deliveryFailed, message: failure))
         }
     }
 }

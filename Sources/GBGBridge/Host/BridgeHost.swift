@@ -25,8 +25,11 @@ public final class BridgeHost {
     public var pendingRequests: [BridgeMessage] = []
     /// Capability identifiers and whether each is supported.
     public var capabilities: [String: Bool]
-    /// The most recent problem, in words; `nil` after ``clearError()``.
+    /// The most recent problem, in words; `nil` after ``clearError()``. Every problem is
+    /// also handed to ``onIssue``.
     public var lastError: String?
+    /// Called for every problem as it happens, after ``lastError`` is set to its message.
+    @ObservationIgnored public var onIssue: (@MainActor (BridgeIssue) -> Void)?
     /// Observes incoming messages and unhandled requests.
     @ObservationIgnored public weak var delegate: (any BridgeHostDelegate)?
     /// The configuration the host was created with.
@@ -124,6 +127,15 @@ public final class BridgeHost {
     /// Sets ``lastError`` to `nil`.
     public func clearError() {
         lastError = nil
+    }
+
+    /// Records a problem: sets ``lastError`` to its message and calls ``onIssue``.
+    ///
+    /// The host reports its own problems this way; a transport reports the ones it finds
+    /// (a message refused before it reached the host) the same way.
+    public func report(_ issue: BridgeIssue) {
+        lastError = issue.message
+        onIssue?(issue)
     }
 
     /// Registers `handler` for its action, replacing any handler for the same action.

@@ -1,6 +1,7 @@
 import CWebKitGTK
 import Crypto
 import GBGBridge
+import GBGBridgeGTK
 import GBGBridgeLocalization
 
 /// The GTK 3 capture dialog: live preview with a guide, Capture (after a countdown for selfies), then
@@ -46,6 +47,7 @@ public final class CaptureWindow {
     private var streamGeneration = 0
     /// The last camera failure, as reported to the journey if the person gives up.
     private var lastFailure: FrameSourceError?
+    private let signals = SignalConnections()
     /// The names shown for `sources` (no device paths, duplicates numbered).
     let cameraNames: [String]
 
@@ -223,41 +225,60 @@ public final class CaptureWindow {
     }
 
     private func connectSignals() {
-        SignalConnection.connect(UnsafeMutableRawPointer(preview), "draw") { [weak self] cr in
-            guard let self, let cr else { return false }
-            self.renderer.draw(
-                on: OpaquePointer(cr), width: Double(gtk_widget_get_allocated_width(self.preview)),
-                height: Double(gtk_widget_get_allocated_height(self.preview)))
-            return true
-        }
-        SignalConnection.connect(UnsafeMutableRawPointer(captureButton), "clicked") { [weak self] in self?.capture() }
-        SignalConnection.connect(UnsafeMutableRawPointer(retakeButton), "clicked") { [weak self] in self?.retake() }
-        SignalConnection.connect(UnsafeMutableRawPointer(useButton), "clicked") { [weak self] in self?.usePhoto() }
-        SignalConnection.connect(UnsafeMutableRawPointer(retryButton), "clicked") { [weak self] in self?.retry() }
-        SignalConnection.connect(UnsafeMutableRawPointer(cancelButton), "clicked") { [weak self] in
-            self?.cancel(reason: "User cancelled the capture")  // untranslated: sent to the page, which shows its own text
-        }
-        SignalConnection.connect(UnsafeMutableRawPointer(window), "key-press-event") { [weak self] event in
-            guard let self, let event else { return false }
-            return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
-        }
+        signals.connect(
+            UnsafeMutableRawPointer(preview), "draw", trampoline: Signal.event,
+            closure: { [weak self] (cr: gpointer?) in
+                guard let self, let cr else { return false }
+                self.renderer.draw(
+                    on: OpaquePointer(cr), width: Double(gtk_widget_get_allocated_width(self.preview)),
+                    height: Double(gtk_widget_get_allocated_height(self.preview)))
+                return true
+            } as Signal.Event)
+        signals.connect(
+            UnsafeMutableRawPointer(captureButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in self?.capture() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(retakeButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in self?.retake() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(useButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in self?.usePhoto() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(retryButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in self?.retry() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(cancelButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in
+                self?.cancel(reason: "User cancelled the capture")  // untranslated: sent to the page, which shows its own text
+            } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(window), "key-press-event", trampoline: Signal.event,
+            closure: { [weak self] (event: gpointer?) in
+                guard let self, let event else { return false }
+                return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+            } as Signal.Event)
         // GTK hides the focus ring until the first key press (and again after mouse clicks); keep it drawn.
-        SignalConnection.connect(UnsafeMutableRawPointer(window), "notify::focus-visible") { [weak self] _ in
-            guard let self, !self.isClosed, gtk_widget_get_realized(self.window) != 0 else { return false }
-            if gtk_window_get_focus_visible(gtkCast(self.window)) == 0 {
-                gtk_window_set_focus_visible(gtkCast(self.window), 1)
-            }
-            return false
-        }
-        SignalConnection.connect(UnsafeMutableRawPointer(window), "delete-event") { [weak self] _ in
-            self?.cancel(reason: "User closed the capture window")  // untranslated: sent to the page, which shows its own text
-            return true
-        }
+        signals.connect(
+            UnsafeMutableRawPointer(window), "notify::focus-visible", trampoline: Signal.withPointer,
+            closure: { [weak self] (_: gpointer?) in
+                guard let self, !self.isClosed, gtk_widget_get_realized(self.window) != 0 else { return }
+                if gtk_window_get_focus_visible(gtkCast(self.window)) == 0 {
+                    gtk_window_set_focus_visible(gtkCast(self.window), 1)
+                }
+            } as Signal.WithPointer)
+        signals.connect(
+            UnsafeMutableRawPointer(window), "delete-event", trampoline: Signal.event,
+            closure: { [weak self] (_: gpointer?) in
+                self?.cancel(reason: "User closed the capture window")  // untranslated: sent to the page, which shows its own text
+                return true
+            } as Signal.Event)
         if let devicePicker {
-            SignalConnection.connect(UnsafeMutableRawPointer(devicePicker), "changed") { [weak self] in
-                guard let self, let picker = self.devicePicker else { return }
-                self.switchSource(to: Int(gtk_combo_box_get_active(gtkCast(picker))))
-            }
+            signals.connect(
+                UnsafeMutableRawPointer(devicePicker), "changed", trampoline: Signal.plain,
+                closure: { [weak self] in
+                    guard let self, let picker = self.devicePicker else { return }
+                    self.switchSource(to: Int(gtk_combo_box_get_active(gtkCast(picker))))
+                } as Signal.Plain)
         }
     }
 
@@ -335,6 +356,7 @@ public final class CaptureWindow {
         autoCaptureTask?.cancel()
         countdownTask?.cancel()
         flow.closed()
+        signals.disconnectAll()
         gtk_widget_destroy(window)
     }
 

@@ -1,17 +1,23 @@
 import CWebKitGTK
 
-/// Signatures of the signal handlers used in this module, with their C trampolines.
-enum Signal {
-    typealias Plain = @MainActor () -> Void
-    static let plain: GCallback = unsafeBitCast(
+/// Signatures of GObject signal handlers, with their C trampolines, for ``SignalConnections``.
+///
+/// Pass a closure of the typealias that matches the trampoline (`closure: { ... } as Signal.Plain`
+/// with `trampoline: Signal.plain`); the trampoline runs it on the main actor.
+package enum Signal {
+    /// Signals with no argument besides the instance and no result (`clicked`, `changed`, `destroy`).
+    package typealias Plain = @MainActor () -> Void
+    /// Trampoline for ``Plain``.
+    package static let plain: GCallback = unsafeBitCast(
         { (_: gpointer?, data: gpointer?) in
             let closure = SignalClosureBox<Plain>.closure(from: data)
             MainActor.assumeIsolated { closure() }
         } as @convention(c) (gpointer?, gpointer?) -> Void, to: GCallback.self)
 
     /// Signals with one pointer argument and no result (`notify`, `script-message-received`).
-    typealias WithPointer = @MainActor (gpointer?) -> Void
-    static let withPointer: GCallback = unsafeBitCast(
+    package typealias WithPointer = @MainActor (gpointer?) -> Void
+    /// Trampoline for ``WithPointer``.
+    package static let withPointer: GCallback = unsafeBitCast(
         { (_: gpointer?, argument: gpointer?, data: gpointer?) in
             let closure = SignalClosureBox<WithPointer>.closure(from: data)
             nonisolated(unsafe) let argument = argument
@@ -26,9 +32,10 @@ enum Signal {
             MainActor.assumeIsolated { closure(argument) }
         } as @convention(c) (gpointer?, UInt32, gpointer?) -> Void, to: GCallback.self)
 
-    /// Event-style signals with one pointer argument returning "handled" (`delete-event`, ...).
-    typealias Event = @MainActor (gpointer?) -> Bool
-    static let event: GCallback = unsafeBitCast(
+    /// Event-style signals with one pointer argument returning "handled" (`delete-event`, `draw`, ...).
+    package typealias Event = @MainActor (gpointer?) -> Bool
+    /// Trampoline for ``Event``.
+    package static let event: GCallback = unsafeBitCast(
         { (_: gpointer?, argument: gpointer?, data: gpointer?) -> gboolean in
             let closure = SignalClosureBox<Event>.closure(from: data)
             nonisolated(unsafe) let argument = argument

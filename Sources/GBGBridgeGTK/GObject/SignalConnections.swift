@@ -5,13 +5,19 @@ import CWebKitGTK
 /// Each handler's Swift closure lives in a box retained by GObject and
 /// released by a destroy notify, so the closure lives exactly as long as the
 /// connection, whether it ends by ``disconnectAll()`` or by the instance
-/// being finalized.
+/// being finalized. Call ``disconnectAll()`` before the instances are finalized (in a
+/// `destroy` handler, a teardown or `close()`), never after.
 @MainActor
-final class SignalConnections {
+package final class SignalConnections {
     private var connections: [(instance: UnsafeMutableRawPointer, id: gulong)] = []
 
+    /// An empty set of connections.
+    package init() {}
+
     /// Connects `signal` on `instance`, routing to `closure` through `trampoline`.
-    func connect<Closure>(
+    ///
+    /// `closure` must have the ``Signal`` typealias that belongs to `trampoline`.
+    package func connect<Closure>(
         _ instance: UnsafeMutableRawPointer,
         _ signal: String,
         trampoline: GCallback,
@@ -27,7 +33,7 @@ final class SignalConnections {
     }
 
     /// Disconnects every handler still connected; their boxes are released by GObject.
-    func disconnectAll() {
+    package func disconnectAll() {
         for connection in connections
         where g_signal_handler_is_connected(connection.instance, connection.id) != 0 {
             g_signal_handler_disconnect(connection.instance, connection.id)
@@ -36,6 +42,8 @@ final class SignalConnections {
     }
 }
 
+// @unchecked: `Closure` is one of the `@MainActor` handler types in `Signal`; the box is made on the
+// main actor and only read by trampolines that GLib calls on the main loop's thread.
 /// A Swift closure owned by a GObject signal connection.
 final class SignalClosureBox<Closure>: @unchecked Sendable {
     let closure: Closure

@@ -31,13 +31,6 @@ public enum MainLoopIntegration {
         let fd = _dispatch_get_main_queue_handle_4CF()
         sourceID = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, drainMainQueue, nil, nil)
     }
-
-    /// Detaches the source (for orderly shutdown and tests).
-    public static func uninstall() {
-        guard sourceID != 0 else { return }
-        g_source_remove(sourceID)
-        sourceID = 0
-    }
 }
 
 private func drainMainQueue(_ fd: Int32, _ condition: GIOCondition, _ data: gpointer?) -> gboolean {

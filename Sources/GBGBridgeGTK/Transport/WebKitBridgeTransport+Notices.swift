@@ -10,13 +10,17 @@ extension WebKitBridgeTransport {
         switch kind {
         case "oversize":
             guard case .number(let units)? = notice["units"] else { return }
-            host.lastError =
-                "Rejected a message from the page: it is at least \(BridgeHost.readableByteCount(Int(units))), "
-                + "over the \(BridgeHost.readableByteCount(host.limits.maxMessageBytes)) limit (the page's postMessage threw a RangeError)"
+            host.report(
+                BridgeIssue(
+                    kind: .rejectedMessage,
+                    message: "Rejected a message from the page: it is at least \(BridgeHost.readableByteCount(Int(units))), "
+                        + "over the \(BridgeHost.readableByteCount(host.limits.maxMessageBytes)) limit (the page's postMessage threw a RangeError)"))
         case "unserializable":
             guard case .string(let reason)? = notice["reason"] else { return }
-            host.lastError =
-                "Rejected a message from the page: it cannot be sent as JSON (\(reason)); the page's postMessage threw a TypeError"
+            host.report(
+                BridgeIssue(
+                    kind: .rejectedMessage,
+                    message: "Rejected a message from the page: it cannot be sent as JSON (\(reason)); the page's postMessage threw a TypeError"))
         case "console":
             guard forwardsConsole, let onConsoleMessage,
                 case .string(let levelName)? = notice["level"],

@@ -66,16 +66,32 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public var forwardsConsole = false {
         didSet { if forwardsConsole != oldValue { installScripts() } }
     }
+    // The `on...` callbacks belong to the embedder. A ``BridgeJourneyWindow`` owning this
+    // transport does its own handling (`host.ready`, error page, crash notice) through
+    // internal hooks that run first, so setting a callback here never disables it.
+
     /// Called for each console record and page error when ``forwardsConsole`` is on.
     public var onConsoleMessage: (@MainActor (JourneyConsoleMessage) -> Void)?
     /// Called when a top-level navigation is refused by the origin policy, with its URL.
     public var onNavigationRefused: (@MainActor (String) -> Void)?
     /// Called after the web process terminated, with a readable reason; the host has been reset.
+    /// An owning ``BridgeJourneyWindow`` shows its crash notice before this runs.
     public var onWebProcessTerminated: (@MainActor (String) -> Void)?
     /// Called when a top-level load finished and the page's `load` event has run.
+    /// An owning ``BridgeJourneyWindow`` sends `host.ready` before this runs.
     public var onLoadFinished: (@MainActor () -> Void)?
     /// Called when the journey's main document could not be loaded (never for a refused navigation).
+    /// An owning ``BridgeJourneyWindow`` shows its error page before this runs.
     public var onLoadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
+
+    /// Page-lifecycle handling of the window that owns the transport, run before the public callbacks.
+    struct OwnerHooks {
+        var loadFinished: (@MainActor () -> Void)?
+        var loadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
+        var webProcessTerminated: (@MainActor (String) -> Void)?
+    }
+    /// Set by ``BridgeJourneyWindow``; embedders use the `on...` callbacks instead.
+    var ownerHooks = OwnerHooks()
 
     private var pageState = PageState.none
     private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
@@ -211,7 +227,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         } else if jsc_value_is_array(value) != 0 {
             receiveBatch(value)
         } else {
-            host.lastError = "Rejected a message from the page: its body is not JSON text"
+            host.report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
         }
     }
 
@@ -228,7 +244,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if jsc_value_is_string(item) != 0 {
                 host.receive(text: Self.takeString(jsc_value_to_string(item)))
             } else {
-                host.lastError = "Rejected a message from the page: its body is not JSON text"
+                host.report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
             }
         }
     }
@@ -249,8 +265,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let origin = Self.stringProperty("origin", of: value) ?? "unknown"
             let fromTop = Self.stringProperty("fromTopFrame", of: value) == "true"
             let source = fromTop ? "origin \(origin)" : "a frame (origin \(origin))"
-            host.lastError = (
-                "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)")
+            host.report(
+                BridgeIssue(
+                    kind: .rejectedMessage,
+                    message: "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)"))
         case "notice":
             guard let body = Self.stringProperty("body", of: value) else { return }
             receiveNotice(body)
@@ -271,7 +289,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if let started = startedURI, let failure = LoadFailureClassifier.substitutedLoad(
                 started: started, committed: uri, response: Self.mainResponseURI(of: webView))
             {
-                onLoadFailed?(failure)
+                reportLoadFailed(failure)
             }
             if let previous = committedURI {
                 resetForNewPage(reason: previous == uri ? "Page reloaded" : "Page navigated to \(uri)")
@@ -279,7 +297,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             committedURI = uri
             pageState = .loading
         case WEBKIT_LOAD_FINISHED.rawValue:
-            onLoadFinished?()
+            reportLoadFinished()
         default:
             break
         }
@@ -297,13 +315,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
         pageState = .none
         let failedURI = committedURI ?? webView.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) } ?? ""
         committedURI = nil
-        onWebProcessTerminated?(description)
+        reportWebProcessTerminated(description)
         if reloadsAfterWebProcessTermination, webProcessTerminationCount <= maximumReloadsAfterTermination,
             let webView
         {
             webkit_web_view_reload(webView)
         } else {
-            onLoadFailed?(
+            reportLoadFailed(
                 JourneyLoadFailure(
                     url: failedURI, kind: .webProcess,
                     message: "\(description) and was not restarted (\(webProcessTerminationCount) times so far)"))
@@ -318,13 +336,28 @@ public final class WebKitBridgeTransport: BridgeTransport {
             noteRefused(uri)
             return true
         }
-        onLoadFailed?(LoadFailureClassifier.failure(uri: uri, error: error))
+        reportLoadFailed(LoadFailureClassifier.failure(uri: uri, error: error))
         return true
     }
 
     private func loadFailedWithTLSErrors(uri: String, flags: UInt32) -> Bool {
-        onLoadFailed?(LoadFailureClassifier.tlsFailure(uri: uri, flags: flags))
+        reportLoadFailed(LoadFailureClassifier.tlsFailure(uri: uri, flags: flags))
         return true
+    }
+
+    private func reportLoadFinished() {
+        ownerHooks.loadFinished?()
+        onLoadFinished?()
+    }
+
+    private func reportLoadFailed(_ failure: JourneyLoadFailure) {
+        ownerHooks.loadFailed?(failure)
+        onLoadFailed?(failure)
+    }
+
+    private func reportWebProcessTerminated(_ reason: String) {
+        ownerHooks.webProcessTerminated?(reason)
+        onWebProcessTerminated?(reason)
     }
 
     /// Settles everything in flight for the current page and drops queued deliveries.
@@ -361,7 +394,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let status = Int(webkit_uri_response_get_status_code(webkit_response_policy_decision_get_response(response)))
             guard status >= 400, uri.hasPrefix("http") else { return false }
             webkit_policy_decision_ignore(gbg_policy_decision(decision))
-            onLoadFailed?(LoadFailureClassifier.httpFailure(uri: uri, status: status))
+            reportLoadFailed(LoadFailureClassifier.httpFailure(uri: uri, status: status))
             return true
         default:
             return false
@@ -503,7 +536,7 @@ struct EvaluationFailure: Error {
 }
 
 /// The completion of one `webkit_web_view_evaluate_javascript` call, retained until it runs.
-private final class EvaluationCompletion: @unchecked Sendable {
+private final class EvaluationCompletion: Sendable {
     let completion: @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
     init(_ completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void) {
         self.completion = completion

@@ -219,7 +219,7 @@ extension BridgeJourneyWindow {
     }
 }
 
-private final class ClearCompletion: @unchecked Sendable {
-    let done: () -> Void
-    init(_ done: @escaping () -> Void) { self.done = done }
+private final class ClearCompletion: Sendable {
+    let done: @Sendable () -> Void
+    init(_ done: @escaping @Sendable () -> Void) { self.done = done }
 }

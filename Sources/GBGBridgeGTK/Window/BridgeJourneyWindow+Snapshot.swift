@@ -96,9 +96,9 @@ extension BridgeJourneyWindow {
 }
 
 /// One pending settle step: whom to tell when the page has settled.
-private final class SettleRequest: @unchecked Sendable {
-    let completion: () -> Void
-    init(completion: @escaping () -> Void) { self.completion = completion }
+private final class SettleRequest: Sendable {
+    let completion: @Sendable () -> Void
+    init(completion: @escaping @Sendable () -> Void) { self.completion = completion }
 }
 
 private let settleFinished: GAsyncReadyCallback = { source, result, data in
@@ -112,10 +112,10 @@ private let settleFinished: GAsyncReadyCallback = { source, result, data in
 }
 
 /// One pending snapshot: where to write it and whom to tell (`nil` = success).
-private final class SnapshotRequest: @unchecked Sendable {
+private final class SnapshotRequest: Sendable {
     let path: String
-    let completion: (String?) -> Void
-    init(path: String, completion: @escaping (String?) -> Void) {
+    let completion: @Sendable (String?) -> Void
+    init(path: String, completion: @escaping @Sendable (String?) -> Void) {
         self.path = path
         self.completion = completion
     }

@@ -28,6 +28,9 @@ public final class BridgeJourneyWindow {
     /// The bridge host answering the journey.
     public let host: BridgeHost
     /// The transport connecting the web view to the host (counters, policy, callbacks).
+    ///
+    /// Its `on...` callbacks are free for the embedder: the window does its own handling
+    /// (`host.ready`, error page, crash notice) through internal hooks that run first.
     public let transport: WebKitBridgeTransport
     /// The GTK window, or `nil` once it has been destroyed.
     public private(set) var window: UnsafeMutablePointer<GtkWindow>?
@@ -339,7 +342,7 @@ public final class BridgeJourneyWindow {
     }
 
     private func connect(window: UnsafeMutablePointer<GtkWindow>, webView: UnsafeMutablePointer<WebKitWebView>) {
-        transport.onLoadFinished = { [unowned self] in
+        transport.ownerHooks.loadFinished = { [unowned self] in
             guard currentLoadFailure == nil else { return }
             if isResetting { return }
             hideErrorPage()
@@ -348,12 +351,12 @@ public final class BridgeJourneyWindow {
             host.send(event: "host.ready", data: ["timestamp": .number(Date().timeIntervalSince1970)])
             onLoadFinished?()
         }
-        transport.onLoadFailed = { [unowned self] failure in
+        transport.ownerHooks.loadFailed = { [unowned self] failure in
             currentLoadFailure = failure
             if showsErrorPage { showErrorPage(for: failure) }
             onLoadFailed?(failure)
         }
-        transport.onWebProcessTerminated = { [unowned self] reason in
+        transport.ownerHooks.webProcessTerminated = { [unowned self] reason in
             webProcessTerminated(reason)
         }
 
