@@ -28,7 +28,7 @@ def main():
     listener.register("object:announcement")
 
     process = subprocess.Popen(
-        [host, "show", "hint", "--kind", "selfie", "--press-capture-after", "3", "--hold", "8"],
+        [host, "show", "hint", "--kind", "selfie", "--press-capture-after", "3", "--hold", "30"],
         stdout=subprocess.PIPE, text=True)
     ready = process.stdout.readline().strip()
     check(ready == "READY hint", "the test host shows the dialog", ready)
@@ -103,6 +103,7 @@ def main():
     if previews:
         check(previews[0].get_role() == Atspi.Role.IMAGE and "Still" in previews[0].get_description(),
               "the reviewed photo is an image described as a still", previews[0].get_description())
+    process.kill()
     process.wait(timeout=20)
 
 
