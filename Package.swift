@@ -23,6 +23,8 @@ let package = Package(
         // Protocol core: no GTK, no WebKit, no V4L2.
         .target(name: "GBGBridge", swiftSettings: strict),
         .target(name: "GBGBridgeTestSupport", dependencies: ["GBGBridge"], swiftSettings: strict),
+        // Test helpers that need GTK (kept apart so the core's tests build without it).
+        .target(name: "GBGBridgeGTKTestSupport", dependencies: ["CWebKitGTK"], swiftSettings: strict),
 
         // Translations of user-facing text (glibc gettext).
         .systemLibrary(name: "CGettext"),
@@ -92,7 +94,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "gbgbridge-capture-testhost",
-            dependencies: ["GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "GBGBridgeLocalization", "CWebKitGTK"],
+            dependencies: [
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "GBGBridgeLocalization", "CWebKitGTK",
+                "GBGBridgeGTKTestSupport",
+            ],
             path: "Tests/GBGBridgeCaptureTestHost",
             swiftSettings: strict
         ),
@@ -102,6 +107,7 @@ let package = Package(
             name: "GBGBridgeCaptureTests",
             dependencies: [
                 "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
+                "GBGBridgeGTKTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

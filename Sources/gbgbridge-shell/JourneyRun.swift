@@ -134,14 +134,17 @@ final class JourneyRun: BridgeHostDelegate {
                 coordinator = CaptureCoordinator(
                     host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
                     autoCaptureAfter: settings.autoCapture, selfieCountdown: settings.selfieCountdown)
-                if let diagnosis = await CameraDiagnosis.startupLine(for: settings.camera) {
-                    ShellOutput.note(diagnosis)
-                }
             }
             var cameraKinds: Set<CaptureKind> = []
             if !settings.documentAnswer.isScripted { cameraKinds.insert(.document) }
             if !settings.selfieAnswer.isScripted { cameraKinds.insert(.selfie) }
             await coordinator.install(for: cameraKinds)
+            // install() has looked for the camera; only when it found none is it worth asking why.
+            if coordinator.cameraAvailable == false,
+                let diagnosis = await CameraDiagnosis.startupLine(for: settings.camera)
+            {
+                ShellOutput.note(diagnosis)
+            }
             if settings.usesTestPattern {
                 host.documentCapture.permissionState = .granted
                 host.selfieCapture.permissionState = .granted

@@ -2,6 +2,7 @@ import CWebKitGTK
 import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK
+import GBGBridgeGTKTestSupport
 import GBGBridgeLocalization
 
 #if canImport(Glibc)
@@ -54,30 +55,6 @@ g_timeout_add_seconds(
         exit(1)
     }, nil)
 
-/// Presses `keyval` on `window` the way the X server would deliver it (through GTK's event dispatch).
-@MainActor
-func press(_ keyval: Int32, on window: UnsafeMutablePointer<GtkWindow>) {
-    let widget = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
-    guard let gdkWindow = gtk_widget_get_window(widget), let event = gdk_event_new(GDK_KEY_PRESS) else { return }
-    event.pointee.key.window = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(gdkWindow)))
-    event.pointee.key.send_event = 1
-    event.pointee.key.time = guint32(GDK_CURRENT_TIME)
-    event.pointee.key.keyval = guint(keyval)
-    // Mnemonics and accelerators are looked up by hardware key code.
-    var keys: UnsafeMutablePointer<GdkKeymapKey>?
-    var count: Int32 = 0
-    if gdk_keymap_get_entries_for_keyval(
-        gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
-        let keys, count > 0
-    {
-        event.pointee.key.hardware_keycode = guint16(keys[0].keycode)
-        g_free(keys)
-    }
-    let seat = gdk_display_get_default_seat(gdk_display_get_default())
-    gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
-    gtk_main_do_event(event)
-    gdk_event_free(event)
-}
 
 /// Waits on the main loop until `condition` holds (or gives up after `seconds`).
 @MainActor
@@ -174,10 +151,10 @@ func run() async {
     case "hint":
         window.showHint(GuidanceHint.glare.message(for: kind))
     case "countdown":
-        press(GDK_KEY_Return, on: dialog)
+        Keyboard.press(GDK_KEY_Return, on: UnsafeMutablePointer<GtkWidget>(OpaquePointer(dialog)))
         try? await Task.sleep(for: .milliseconds(150))
     case "review":
-        press(GDK_KEY_Return, on: dialog)
+        Keyboard.press(GDK_KEY_Return, on: UnsafeMutablePointer<GtkWidget>(OpaquePointer(dialog)))
     case "disconnected":
         guard await wait(until: { window.isShowingError }) else { fail("the camera did not fail") }
     default:
@@ -191,7 +168,7 @@ func run() async {
     }
     if let delay = option("--press-capture-after").flatMap(Double.init) {
         try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-        press(GDK_KEY_Return, on: dialog)
+        Keyboard.press(GDK_KEY_Return, on: UnsafeMutablePointer<GtkWidget>(OpaquePointer(dialog)))
     }
     let hold = option("--hold").flatMap(Double.init) ?? 30
     try? await Task.sleep(for: .milliseconds(Int(hold * 1000)))

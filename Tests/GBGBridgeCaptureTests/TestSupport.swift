@@ -83,37 +83,6 @@ extension JSONValue {
     var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
 }
 
-/// Synthesised keyboard input for the window tests.
-@MainActor
-enum Keyboard {
-    /// Presses `keyval` on `window` through GTK's event dispatch (as if the X server had delivered it to
-    /// the focused toplevel): the window's key handling, focus widget, mnemonics and default all apply.
-    static func press(
-        _ keyval: Int32, on window: UnsafeMutablePointer<GtkWidget>, state: GdkModifierType = GdkModifierType(0)
-    ) {
-        guard let gdkWindow = gtk_widget_get_window(window), let event = gdk_event_new(GDK_KEY_PRESS) else { return }
-        event.pointee.key.window = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(gdkWindow)))
-        event.pointee.key.send_event = 1
-        event.pointee.key.time = guint32(GDK_CURRENT_TIME)
-        event.pointee.key.keyval = guint(keyval)
-        // Mnemonics and accelerators are looked up by hardware key code.
-        var keys: UnsafeMutablePointer<GdkKeymapKey>?
-        var count: Int32 = 0
-        if gdk_keymap_get_entries_for_keyval(
-            gdk_keymap_get_for_display(gdk_display_get_default()), guint(keyval), &keys, &count) != 0,
-            let keys, count > 0
-        {
-            event.pointee.key.hardware_keycode = guint16(keys[0].keycode)
-            g_free(keys)
-        }
-        event.pointee.key.state = state.rawValue
-        let seat = gdk_display_get_default_seat(gdk_display_get_default())
-        gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
-        gtk_main_do_event(event)
-        gdk_event_free(event)
-    }
-}
-
 /// The X11 window id of a realised GTK window (looked up at run time: the GDK X11 header is not in the shim).
 @MainActor
 func x11WindowID(of window: UnsafeMutablePointer<GtkWidget>) -> UInt? {

@@ -171,30 +171,20 @@ public final class PreviewRenderer {
         cairo_restore(cr)
     }
 
-    /// Adds the guide's outline (card or face oval) to the current path.
+    /// Adds the guide's outline (``GuideGeometry``: card or face oval) to the current path.
     private func appendGuidePath(_ cr: OpaquePointer, left: Double, top: Double, width: Double, height: Double) {
-        switch kind {
-        case .document:
-            // ID-1 card proportions (85.6 mm x 54 mm), as large as fits with a margin.
-            let cardAspect = 85.6 / 54.0
-            var cardWidth = width * 0.8
-            var cardHeight = cardWidth / cardAspect
-            if cardHeight > height * 0.8 {
-                cardHeight = height * 0.8
-                cardWidth = cardHeight * cardAspect
-            }
-            roundedRectangle(
-                cr, x: left + (width - cardWidth) / 2, y: top + (height - cardHeight) / 2, width: cardWidth,
-                height: cardHeight, radius: cardWidth * 0.04)
-        case .selfie:
-            let ovalHeight = height * 0.72
-            let ovalWidth = ovalHeight * 0.75
+        let guide = GuideGeometry(kind: kind, width: width, height: height)
+        if guide.isOval {
             cairo_save(cr)
-            cairo_translate(cr, left + width / 2, top + height / 2)
-            cairo_scale(cr, ovalWidth / 2, ovalHeight / 2)
+            cairo_translate(cr, left + guide.x + guide.width / 2, top + guide.y + guide.height / 2)
+            cairo_scale(cr, guide.width / 2, guide.height / 2)
             cairo_new_sub_path(cr)
             cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
             cairo_restore(cr)
+        } else {
+            roundedRectangle(
+                cr, x: left + guide.x, y: top + guide.y, width: guide.width, height: guide.height,
+                radius: guide.cornerRadius)
         }
     }
 
