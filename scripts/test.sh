@@ -45,6 +45,7 @@ build() {
 
 stage "install build and test packages" scripts/setup.sh
 stage "translations: template up to date, catalogues complete" scripts/check-translations.sh
+stage "format: swift format lint against .swift-format" scripts/lint.sh
 stage "build (debug, with tests) and message catalogues" build
 # Three runs. The capture window tests run one at a time, apart from the WebKit scenario hosts
 # and the shell processes that load the machine: a capture dialog is modal, so its input grab

@@ -8,7 +8,7 @@ import GBGBridgeCapture
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CPU time of this process and wall time, in milliseconds.
@@ -17,7 +17,9 @@ func clocks() -> (cpu: Double, wall: Double) {
     var wall = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu)
     clock_gettime(CLOCK_MONOTONIC, &wall)
-    return (Double(cpu.tv_sec) * 1000 + Double(cpu.tv_nsec) / 1e6, Double(wall.tv_sec) * 1000 + Double(wall.tv_nsec) / 1e6)
+    return (
+        Double(cpu.tv_sec) * 1000 + Double(cpu.tv_nsec) / 1e6, Double(wall.tv_sec) * 1000 + Double(wall.tv_nsec) / 1e6
+    )
 }
 
 func median(_ values: [Double]) -> Double {
@@ -54,7 +56,8 @@ func withNoise(_ frame: RGBFrame, seed: UInt64) -> RGBFrame {
         bytes[index] = UInt8(clamping: Int(bytes[index]) + noise)
     }
     return RGBFrame(
-        width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: bytes, sequence: frame.sequence,
+        width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: bytes,
+        sequence: frame.sequence,
         timestampNanoseconds: frame.timestampNanoseconds)
 }
 
@@ -70,7 +73,10 @@ func benchmarkPreview(width: Int, height: Int, kind: CaptureKind) async throws {
         cairo_surface_destroy(target)
     }
     let iterations = 120
-    for frame in frames { renderer.update(with: frame); renderer.draw(on: cr, width: 936, height: 510) }
+    for frame in frames {
+        renderer.update(with: frame)
+        renderer.draw(on: cr, width: 936, height: 510)
+    }
     var convert = 0.0
     var draw = 0.0
     let start = clocks()
@@ -137,7 +143,9 @@ final class TimingPage: BridgeTransport {
 /// transport, through encoding, packaging, sealing, base64 and the host's one JSON encode.
 @MainActor
 func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgreement.PublicKey) async throws {
-    let frames = try await syntheticFrames(width: 1920, height: 1080, count: 4).map { withNoise($0, seed: $0.sequence + 7) }
+    let frames = try await syntheticFrames(width: 1920, height: 1080, count: 4).map {
+        withNoise($0, seed: $0.sequence + 7)
+    }
     let host = BridgeHost(hostVersion: "bench")
     let page = TimingPage()
     host.attach(transport: page)
@@ -149,7 +157,9 @@ func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgre
     for round in 0..<7 {
         let action = kind == .document ? "camera.document.capture" : "camera.selfie.capture"
         host.receive(
-            text: #"{"version":"1.0","correlationId":"bench-\#(round)","type":"request","timestamp":1,"payload":{"action":"\#(action)","data":{}}}"#)
+            text:
+                #"{"version":"1.0","correlationId":"bench-\#(round)","type":"request","timestamp":1,"payload":{"action":"\#(action)","data":{}}}"#
+        )
         while slot.activeRequest == nil { await Task.yield() }
         let before = page.delivered.count
         let start = clocks().wall
@@ -161,7 +171,8 @@ func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgre
             switch kind {
             case .document: return .document(try! CaptureResultBuilder.document(from: chosen))
             case .selfie:
-                return .selfie(try! CaptureResultBuilder.selfie(chosen: chosen, earlier: earlier, device: "bench", recipient: key))
+                return .selfie(
+                    try! CaptureResultBuilder.selfie(chosen: chosen, earlier: earlier, device: "bench", recipient: key))
             }
         }.value
         let built = clocks().wall
@@ -175,14 +186,16 @@ func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgre
         switch result {
         case .document(let document): sizes = "PNG \(document.imageData.count / 1024) KiB"
         case .selfie(let selfie):
-            sizes = "JPEG \(selfie.previewImageData.count / 1024) KiB, package \(selfie.unencryptedBlob.count / 1024) KiB, sealed \(selfie.encryptedBlob.count / 1024) KiB"
+            sizes =
+                "JPEG \(selfie.previewImageData.count / 1024) KiB, package \(selfie.unencryptedBlob.count / 1024) KiB, sealed \(selfie.encryptedBlob.count / 1024) KiB"
         default: break
         }
         sizes += ", response JSON \(delivered.json.utf8.count / 1024) KiB"
     }
     print(
         "capture-to-response \(kind == .document ? "document" : "selfie  ") 1920x1080: median \(format(median(totals))) ms "
-            + "(encode/package/seal \(format(median(builds))) ms, rest is base64 + JSON + delivery); min \(format(totals.min()!)) ms; \(sizes)")
+            + "(encode/package/seal \(format(median(builds))) ms, rest is base64 + JSON + delivery); min \(format(totals.min()!)) ms; \(sizes)"
+    )
 }
 
 /// The live window at 30 fps: process CPU per displayed frame, minus what producing the synthetic

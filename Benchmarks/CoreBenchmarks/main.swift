@@ -18,7 +18,9 @@ func measure(_ name: String, bytes: Int, iterations: Int, _ body: () throws -> V
     }
     let throughput = Double(bytes) / best / 1_048_576
     let name = name + String(repeating: " ", count: max(0, 58 - name.count))
-    print("\(name) \(format(best * 1e6, digits: 2)) µs/op  \(format(throughput, digits: 1)) MiB/s  (\(bytes) B, best of 5 × \(iterations))")
+    print(
+        "\(name) \(format(best * 1e6, digits: 2)) µs/op  \(format(throughput, digits: 1)) MiB/s  (\(bytes) B, best of 5 × \(iterations))"
+    )
 }
 
 func format(_ value: Double, digits: Int) -> String {
@@ -30,7 +32,8 @@ func format(_ value: Double, digits: Int) -> String {
 /// A request whose whole document nests `depth` containers, padded to `size` bytes when
 /// the nesting itself is shorter.
 func nestedRequest(depth: Int, size: Int) -> String {
-    let head = #"{"version":"1.0","correlationId":"bench","type":"request","timestamp":1700000000000,"payload":{"action":"bench.deep","data":{"v":"#
+    let head =
+        #"{"version":"1.0","correlationId":"bench","type":"request","timestamp":1700000000000,"payload":{"action":"bench.deep","data":{"v":"#
     let levels = depth - 3
     var text = head + String(repeating: "[", count: levels) + "0" + String(repeating: "]", count: levels)
     let closing = "}}}"
@@ -42,11 +45,13 @@ func nestedRequest(depth: Int, size: Int) -> String {
     return text + closing
 }
 
-let typicalRequest = #"{"version":"1.0","correlationId":"6f1c2b7e-3a5d-4c1e-9b2a-7d8e9f0a1b2c","type":"request","timestamp":1700000000000,"payload":{"action":"camera.document.capture","data":{"side":"front","documentType":"passport","guides":true,"quality":0.92}}}"#
+let typicalRequest =
+    #"{"version":"1.0","correlationId":"6f1c2b7e-3a5d-4c1e-9b2a-7d8e9f0a1b2c","type":"request","timestamp":1700000000000,"payload":{"action":"camera.document.capture","data":{"side":"front","documentType":"passport","guides":true,"quality":0.92}}}"#
 
 let image = Data((0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
 let documentResponse = BridgeMessage(
-    version: "1.0", correlationId: "6f1c2b7e-3a5d-4c1e-9b2a-7d8e9f0a1b2c", type: .response, timestamp: 1_700_000_000_000,
+    version: "1.0", correlationId: "6f1c2b7e-3a5d-4c1e-9b2a-7d8e9f0a1b2c", type: .response,
+    timestamp: 1_700_000_000_000,
     payload: BridgePayload(
         action: "camera.document.capture",
         data: CaptureResult.document(DocumentCaptureResult(imageData: image, width: 1920, height: 1080)).responseData,

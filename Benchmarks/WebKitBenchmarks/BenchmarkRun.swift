@@ -3,7 +3,7 @@ import GBGBridge
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One benchmark run: a window with a bridge-configured web view on the benchmark page.

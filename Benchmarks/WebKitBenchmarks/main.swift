@@ -2,7 +2,7 @@ import CWebKitGTK
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Measures the WebKitGTK transport through the full stack (page -> origin relay ->

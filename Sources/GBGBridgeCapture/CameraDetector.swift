@@ -1,7 +1,8 @@
 import GBGBridge
 import V4L2Capture
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Detects whether a camera is present and whether this user may use it, to fill the capture

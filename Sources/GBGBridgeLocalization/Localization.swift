@@ -1,7 +1,7 @@
 import CGettext
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Translations of the text a person sees, through glibc's gettext.
@@ -133,7 +133,9 @@ public enum Localization {
         guard let entries = opendir(directory) else { return false }
         defer { closedir(entries) }
         while let entry = readdir(entries) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasPrefix(".") { continue }
             if access(directory + "/" + name + "/LC_MESSAGES/" + domain + ".mo", R_OK) == 0 { return true }
         }

@@ -7,7 +7,7 @@ public enum ChildProcess {
     public static func run(_ arguments: [String]) -> Int32 {
         var pid = pid_t()
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         guard posix_spawnp(&pid, arguments[0], nil, nil, argv, environ) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds video capture devices. Each call opens every `/dev/video*` node briefly, so call it
@@ -19,7 +19,7 @@ public enum CameraDiscovery {
         for path in videoNodePaths(in: directory) {
             do {
                 devices.append(try describe(path: path, includeFormats: includeFormats))
-            } catch where error.kind == .unavailable {
+            } catch  where error.kind == .unavailable {
                 continue
             } catch {
                 failures.append(error)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failed camera operation: the system error number, the call that failed and the
@@ -51,9 +51,11 @@ public struct CameraError: Error, Sendable, Hashable, CustomStringConvertible {
     public var summary: String {
         switch kind {
         case .permissionDenied:
-            return "Permission to use the camera \(devicePath) was denied. Add your user to the `video` group (sudo usermod -aG video $USER) and log in again."
+            return
+                "Permission to use the camera \(devicePath) was denied. Add your user to the `video` group (sudo usermod -aG video $USER) and log in again."
         case .busy:
-            return "The camera \(devicePath) is busy: another application is using it. Close that application and try again."
+            return
+                "The camera \(devicePath) is busy: another application is using it. Close that application and try again."
         case .disconnected:
             return "The camera \(devicePath) was disconnected (unplugged?). Reconnect it and try again."
         case .unavailable:

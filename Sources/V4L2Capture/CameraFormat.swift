@@ -10,7 +10,9 @@ public struct CameraFormat: Sendable, Hashable {
     /// Discrete sizes; for stepwise or continuous ranges, the smallest and largest size.
     public let frameSizes: [FrameSize]
 
-    public init(pixelFormat: PixelFormat, description: String, isCompressed: Bool, isEmulated: Bool, frameSizes: [FrameSize]) {
+    public init(
+        pixelFormat: PixelFormat, description: String, isCompressed: Bool, isEmulated: Bool, frameSizes: [FrameSize]
+    ) {
         self.pixelFormat = pixelFormat
         self.description = description
         self.isCompressed = isCompressed

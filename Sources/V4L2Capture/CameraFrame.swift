@@ -13,7 +13,10 @@ public struct CameraFrame: Sendable {
     /// When the driver captured the frame, on the system's monotonic clock.
     public let timestamp: Duration
 
-    public init(width: Int, height: Int, bytesPerLine: Int, pixelFormat: PixelFormat = .rgb24, bytes: [UInt8], sequence: UInt32, timestamp: Duration) {
+    public init(
+        width: Int, height: Int, bytesPerLine: Int, pixelFormat: PixelFormat = .rgb24, bytes: [UInt8], sequence: UInt32,
+        timestamp: Duration
+    ) {
         self.width = width
         self.height = height
         self.bytesPerLine = bytesPerLine

@@ -1,7 +1,8 @@
 import CV4L2
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Notices video device nodes appearing, disappearing or changing access rights in a directory (`/dev`),
@@ -52,7 +53,9 @@ public final class CameraHotplugMonitor: Sendable {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
         events = stream
         do {
-            try CaptureThread.start(devicePath: directory) { control.run(directory: directory, continuation: continuation) }
+            try CaptureThread.start(devicePath: directory) {
+                control.run(directory: directory, continuation: continuation)
+            }
         } catch {
             continuation.finish()
             throw error

@@ -58,7 +58,9 @@ public struct CameraMode: Sendable, Hashable, CustomStringConvertible {
             if fitting.isEmpty {
                 chosen = candidates.min { $0.width * $0.height < $1.width * $1.height }!
             } else {
-                chosen = fitting.max { ($0.width * $0.height, $0.fastest ?? 0) < ($1.width * $1.height, $1.fastest ?? 0) }!
+                chosen = fitting.max {
+                    ($0.width * $0.height, $0.fastest ?? 0) < ($1.width * $1.height, $1.fastest ?? 0)
+                }!
             }
         case .selfie:
             func distance(_ candidate: Candidate) -> Int {

@@ -22,7 +22,10 @@ public final class CameraStream: Sendable {
 
     private let control: StreamControl
 
-    private init(devicePath: String, deviceName: String, format: CameraStreamFormat, frames: AsyncThrowingStream<CameraFrame, any Error>, control: StreamControl) {
+    private init(
+        devicePath: String, deviceName: String, format: CameraStreamFormat,
+        frames: AsyncThrowingStream<CameraFrame, any Error>, control: StreamControl
+    ) {
         self.devicePath = devicePath
         self.deviceName = deviceName
         self.format = format
@@ -37,7 +40,9 @@ public final class CameraStream: Sendable {
     /// Opens a device, negotiates RGB24 near the requested size and starts streaming.
     /// Returns once the first buffers are queued; throws what failed during setup
     /// (e.g. `.permissionDenied` at `open`, `.busy` at `VIDIOC_S_FMT`).
-    public static func open(path: String, request: CameraStreamRequest = CameraStreamRequest()) async throws(CameraError) -> CameraStream {
+    public static func open(path: String, request: CameraStreamRequest = CameraStreamRequest())
+        async throws(CameraError) -> CameraStream
+    {
         let control = try StreamControl(devicePath: path)
         let (frames, frameSink) = AsyncThrowingStream.makeStream(
             of: CameraFrame.self,
@@ -46,8 +51,10 @@ public final class CameraStream: Sendable {
         )
         frameSink.onTermination = { _ in control.requestStop() }
 
-        let setup: Result<(name: String, format: CameraStreamFormat), CameraError> = await withCheckedContinuation { continuation in
-            let session = CaptureSession(path: path, request: request, control: control, frameSink: frameSink) { result in
+        let setup: Result<(name: String, format: CameraStreamFormat), CameraError> = await withCheckedContinuation {
+            continuation in
+            let session = CaptureSession(path: path, request: request, control: control, frameSink: frameSink) {
+                result in
                 continuation.resume(returning: result)
             }
             do throws(CameraError) {

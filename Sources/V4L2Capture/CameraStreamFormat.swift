@@ -13,7 +13,10 @@ public struct CameraStreamFormat: Sendable, Hashable {
     /// How many mmap buffers the driver granted.
     public let bufferCount: Int
 
-    public init(width: Int, height: Int, bytesPerLine: Int, imageSize: Int, pixelFormat: PixelFormat, frameRate: FrameRate?, bufferCount: Int) {
+    public init(
+        width: Int, height: Int, bytesPerLine: Int, imageSize: Int, pixelFormat: PixelFormat, frameRate: FrameRate?,
+        bufferCount: Int
+    ) {
         self.width = width
         self.height = height
         self.bytesPerLine = bytesPerLine

@@ -13,7 +13,10 @@ public struct CameraStreamRequest: Sendable, Hashable {
     /// How many frames the stream keeps for a slow consumer (older ones are dropped).
     public var bufferedFrames: Int
 
-    public init(width: Int = 1280, height: Int = 720, frameRate: FrameRate? = FrameRate(numerator: 30), bufferCount: Int = 4, frameTimeout: Duration = .seconds(10), bufferedFrames: Int = 2) {
+    public init(
+        width: Int = 1280, height: Int = 720, frameRate: FrameRate? = FrameRate(numerator: 30), bufferCount: Int = 4,
+        frameTimeout: Duration = .seconds(10), bufferedFrames: Int = 2
+    ) {
         self.width = width
         self.height = height
         self.frameRate = frameRate

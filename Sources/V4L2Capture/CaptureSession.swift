@@ -1,6 +1,7 @@
 import CV4L2
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The body of a capture thread: set up, stream until stopped or failed, tear down.

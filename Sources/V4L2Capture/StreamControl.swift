@@ -1,7 +1,8 @@
 import CV4L2
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// State shared between a `CameraStream` and its capture thread: the stop request, the
@@ -61,7 +62,7 @@ final class StreamControl: Sendable {
             defer { state.closeWaiters.removeAll() }
             return state.closeWaiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns once the capture thread has closed the device.

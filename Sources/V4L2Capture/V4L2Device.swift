@@ -1,6 +1,7 @@
 import CV4L2
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open V4L2 node driven through libv4l2, one method per phase of the capture sequence.
@@ -53,7 +54,9 @@ final class V4L2Device {
     func queryCapabilities() throws(CameraError) -> (name: String, driver: String, busInfo: String) {
         var capability = v4l2_capability()
         try control(CV4L2_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &capability)
-        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
+        let caps =
+            capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
+            ? capability.device_caps : capability.capabilities
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0, caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
             throw CameraError(errno: ENODEV, call: "VIDIOC_QUERYCAP", devicePath: path, kind: .unavailable)
         }
@@ -74,13 +77,14 @@ final class V4L2Device {
             description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard (try? control(CV4L2_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &description)) != nil else { break }
             let pixelFormat = PixelFormat(rawValue: description.pixelformat)
-            formats.append(CameraFormat(
-                pixelFormat: pixelFormat,
-                description: Self.string(fromCString: description.description),
-                isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
-                isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
-                frameSizes: enumerateFrameSizes(of: pixelFormat)
-            ))
+            formats.append(
+                CameraFormat(
+                    pixelFormat: pixelFormat,
+                    description: Self.string(fromCString: description.description),
+                    isCompressed: description.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
+                    isEmulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0,
+                    frameSizes: enumerateFrameSizes(of: pixelFormat)
+                ))
             index += 1
         }
         return formats
@@ -95,12 +99,22 @@ final class V4L2Device {
             size.pixel_format = pixelFormat.rawValue
             guard (try? control(CV4L2_VIDIOC_ENUM_FRAMESIZES, "VIDIOC_ENUM_FRAMESIZES", &size)) != nil else { break }
             if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
-                let width = Int(size.discrete.width), height = Int(size.discrete.height)
-                sizes.append(FrameSize(width: width, height: height, frameRates: enumerateFrameRates(of: pixelFormat, width: width, height: height)))
+                let width = Int(size.discrete.width)
+                let height = Int(size.discrete.height)
+                sizes.append(
+                    FrameSize(
+                        width: width, height: height,
+                        frameRates: enumerateFrameRates(of: pixelFormat, width: width, height: height)))
                 index += 1
             } else {
-                for (width, height) in [(size.stepwise.min_width, size.stepwise.min_height), (size.stepwise.max_width, size.stepwise.max_height)] {
-                    sizes.append(FrameSize(width: Int(width), height: Int(height), frameRates: enumerateFrameRates(of: pixelFormat, width: Int(width), height: Int(height))))
+                for (width, height) in [
+                    (size.stepwise.min_width, size.stepwise.min_height),
+                    (size.stepwise.max_width, size.stepwise.max_height),
+                ] {
+                    sizes.append(
+                        FrameSize(
+                            width: Int(width), height: Int(height),
+                            frameRates: enumerateFrameRates(of: pixelFormat, width: Int(width), height: Int(height))))
                 }
                 break
             }
@@ -117,13 +131,19 @@ final class V4L2Device {
             interval.pixel_format = pixelFormat.rawValue
             interval.width = UInt32(width)
             interval.height = UInt32(height)
-            guard (try? control(CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, "VIDIOC_ENUM_FRAMEINTERVALS", &interval)) != nil else { break }
+            guard (try? control(CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, "VIDIOC_ENUM_FRAMEINTERVALS", &interval)) != nil
+            else { break }
             if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
-                rates.append(FrameRate(numerator: interval.discrete.denominator, denominator: interval.discrete.numerator))
+                rates.append(
+                    FrameRate(numerator: interval.discrete.denominator, denominator: interval.discrete.numerator))
                 index += 1
             } else {
-                rates.append(FrameRate(numerator: interval.stepwise.min.denominator, denominator: interval.stepwise.min.numerator))
-                rates.append(FrameRate(numerator: interval.stepwise.max.denominator, denominator: interval.stepwise.max.numerator))
+                rates.append(
+                    FrameRate(
+                        numerator: interval.stepwise.min.denominator, denominator: interval.stepwise.min.numerator))
+                rates.append(
+                    FrameRate(
+                        numerator: interval.stepwise.max.denominator, denominator: interval.stepwise.max.numerator))
                 break
             }
         }
@@ -131,7 +151,9 @@ final class V4L2Device {
     }
 
     /// Asks for RGB24 at the wanted size and returns what the driver actually granted.
-    func setFormat(width: Int, height: Int) throws(CameraError) -> (width: Int, height: Int, bytesPerLine: Int, imageSize: Int) {
+    func setFormat(width: Int, height: Int) throws(CameraError) -> (
+        width: Int, height: Int, bytesPerLine: Int, imageSize: Int
+    ) {
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         format.fmt.pix.width = UInt32(clamping: width)
@@ -142,7 +164,8 @@ final class V4L2Device {
         guard format.fmt.pix.pixelformat == PixelFormat.rgb24.rawValue else {
             throw CameraError(errno: EINVAL, call: "VIDIOC_S_FMT", devicePath: path, kind: .unsupportedFormat)
         }
-        let grantedWidth = Int(format.fmt.pix.width), grantedHeight = Int(format.fmt.pix.height)
+        let grantedWidth = Int(format.fmt.pix.width)
+        let grantedHeight = Int(format.fmt.pix.height)
         let bytesPerLine = max(Int(format.fmt.pix.bytesperline), grantedWidth * 3)
         let imageSize = max(Int(format.fmt.pix.sizeimage), bytesPerLine * grantedHeight)
         return (grantedWidth, grantedHeight, bytesPerLine, imageSize)
@@ -210,7 +233,8 @@ final class V4L2Device {
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         while true {
             let result = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if result > 0 { break }

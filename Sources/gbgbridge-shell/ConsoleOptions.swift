@@ -9,6 +9,9 @@ struct ConsoleOptions: ParsableArguments {
         ))
     var console: Bool?
 
-    @Flag(help: "End the run with status 5 when the journey throws an uncaught error or leaves a promise rejection unhandled.")
+    @Flag(
+        help:
+            "End the run with status 5 when the journey throws an uncaught error or leaves a promise rejection unhandled."
+    )
     var failOnPageError = false
 }

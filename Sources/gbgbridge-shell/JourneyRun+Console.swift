@@ -10,7 +10,8 @@ extension JourneyRun {
         window.transport.onConsoleMessage = { [weak self] message in
             guard let self else { return }
             let place = message.place.isEmpty ? "" : " (\(message.place))"
-            ShellOutput.note("journey \(message.level.rawValue): \(message.text)\(place)")  // untranslated: the journey's own console
+            // untranslated: the journey's own console
+            ShellOutput.note("journey \(message.level.rawValue): \(message.text)\(place)")
             log?.record(console: message)
             if settings.failsOnPageError, message.level.isPageError {
                 let text = message.text + place

@@ -191,7 +191,8 @@ final class JourneyRun: BridgeHostDelegate {
         host.respond(
             to: message.correlationId, status: .unsupported,
             error: BridgeErrorPayload(
-                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",  // untranslated: bridge data
+                // untranslated: bridge data
+                code: "UNSUPPORTED_ACTION", message: "This host does not support the action '\(action)'",
                 recoverable: false))
     }
 
@@ -252,7 +253,9 @@ final class JourneyRun: BridgeHostDelegate {
             let seconds = Self.format(seconds)
             ShellOutput.error(
                 settings.exitOn.map {
-                    tr("timed out after {seconds} s waiting for the '{action}' event", ["seconds": seconds, "action": $0])
+                    tr(
+                        "timed out after {seconds} s waiting for the '{action}' event",
+                        ["seconds": seconds, "action": $0])
                 } ?? tr("timed out after {seconds} s waiting for the journey to finish", ["seconds": seconds]))
         case .interrupted:
             ShellOutput.note(outcome.message)

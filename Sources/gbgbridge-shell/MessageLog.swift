@@ -30,7 +30,8 @@ final class MessageLog {
         guard fd >= 0 else {
             throw OpenError(
                 description: tr(
-                    "cannot open the message log {path}: {reason}", ["path": path, "reason": String(cString: strerror(errno))]))
+                    "cannot open the message log {path}: {reason}",
+                    ["path": path, "reason": String(cString: strerror(errno))]))
         }
         self.fd = fd
         self.path = path

@@ -13,8 +13,12 @@ enum OptionValues {
         ]
         let problem = ShellExit.usage(
             above0
-                ? tr("{option} must be a number of seconds above 0 (at most {maximum}, {maximumInWords}), not {value}", values)
-                : tr("{option} must be a number of seconds 0 or more (at most {maximum}, {maximumInWords}), not {value}", values))
+                ? tr(
+                    "{option} must be a number of seconds above 0 (at most {maximum}, {maximumInWords}), not {value}",
+                    values)
+                : tr(
+                    "{option} must be a number of seconds 0 or more (at most {maximum}, {maximumInWords}), not {value}",
+                    values))
         guard let value = Double(text), value.isFinite else { throw problem }
         guard above0 ? value > 0 : value >= 0, value <= maximum else { throw problem }
         return value
@@ -49,7 +53,10 @@ enum OptionValues {
         let example = "https://id.example.com"
         func problem(_ hint: String) -> ShellExit {
             hint.isEmpty
-                ? .usage(tr("--allow-origin takes an origin such as {example}, not {value}", ["example": example, "value": shown(text)]))
+                ? .usage(
+                    tr(
+                        "--allow-origin takes an origin such as {example}, not {value}",
+                        ["example": example, "value": shown(text)]))
                 : .usage(
                     tr(
                         "--allow-origin takes an origin such as {example}, not {value} ({hint})",

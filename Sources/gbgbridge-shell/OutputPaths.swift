@@ -48,7 +48,10 @@ enum OutputPaths {
             throw .usage(
                 tr(
                     "{option} {path} is a folder: give a file path such as {example}",
-                    ["option": output.name, "path": path, "example": trimmedSlash(path) + "/" + exampleName(output.name)]))
+                    [
+                        "option": output.name, "path": path,
+                        "example": trimmedSlash(path) + "/" + exampleName(output.name),
+                    ]))
         }
         let folder = parent(of: full)
         guard stat(folder, &info) == 0 else {
@@ -59,13 +62,16 @@ enum OutputPaths {
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw .usage(
-                tr("{option} {path}: {folder} is not a folder", ["option": output.name, "path": path, "folder": folder]))
+                tr(
+                    "{option} {path}: {folder} is not a folder",
+                    ["option": output.name, "path": path, "folder": folder]))
         }
         guard access(folder, W_OK | X_OK) == 0 else {
             throw .usage(
                 tr(
                     "{option} {path}: cannot write in the folder {folder} ({reason})",
-                    ["option": output.name, "path": path, "folder": folder, "reason": String(cString: strerror(errno))]))
+                    ["option": output.name, "path": path, "folder": folder, "reason": String(cString: strerror(errno))])
+            )
         }
         if stat(full, &info) == 0, access(full, W_OK) != 0 {
             throw .usage(

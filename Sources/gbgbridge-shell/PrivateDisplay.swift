@@ -22,7 +22,9 @@ final class PrivateDisplay {
     /// Starts Xvfb with one screen of `width`x`height`x24 and waits (up to 15 s) until it accepts clients.
     init(width: Int32, height: Int32) throws(StartError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw StartError(description: tr("pipe failed: {reason}", ["reason": String(cString: strerror(errno))])) }
+        guard pipe(&fds) == 0 else {
+            throw StartError(description: tr("pipe failed: {reason}", ["reason": String(cString: strerror(errno))]))
+        }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         let (readEnd, writeEnd) = (fds[0], fds[1])

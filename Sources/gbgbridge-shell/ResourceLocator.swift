@@ -37,7 +37,8 @@ enum ResourceLocator {
             guard isFile(override + "/" + demoJourney) else {
                 throw NotFound(
                     description: tr(
-                        "{variable}={path} has no {file}", ["variable": environmentVariable, "path": override, "file": demoJourney]))
+                        "{variable}={path} has no {file}",
+                        ["variable": environmentVariable, "path": override, "file": demoJourney]))
             }
             return override
         }

@@ -29,7 +29,8 @@ enum ScriptedCaptures {
                             let recipient = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: recipientBytes)
                         else {
                             return .failed(
-                                code: "SELFIE_KEY_MISSING", message: "No key to seal the selfie package to",  // untranslated: bridge data
+                                // untranslated: bridge data
+                                code: "SELFIE_KEY_MISSING", message: "No key to seal the selfie package to",
                                 recoverable: false)
                         }
                         return .selfie(try CaptureResultBuilder.selfie(fromImageFile: data, recipient: recipient))
@@ -37,14 +38,16 @@ enum ScriptedCaptures {
                     return .document(try CaptureResultBuilder.document(fromImageFile: data))
                 } catch {
                     return .failed(
-                        code: "IMAGE_UNREADABLE", message: "Cannot use \(path): \(error)", recoverable: false)  // untranslated: bridge data
+                        // untranslated: bridge data
+                        code: "IMAGE_UNREADABLE", message: "Cannot use \(path): \(error)", recoverable: false)
                 }
             }
         case .cancel:
             slot.handler = { _ in .cancelled(reason: "Cancelled by --cancel-captures") }  // untranslated: bridge data
         case .fail(let code):
             slot.handler = { _ in
-                .failed(code: code, message: "Capture failed (scripted by --fail-captures \(code))", recoverable: true)  // untranslated: bridge data
+                // untranslated: bridge data
+                .failed(code: code, message: "Capture failed (scripted by --fail-captures \(code))", recoverable: true)
             }
         }
         slot.isEnabled = true

@@ -77,7 +77,9 @@ struct ShellSettings {
         camera = usesTestPattern ? .auto : CameraChoice(argument: command.camera)
         if case .device(let path) = camera, !path.hasPrefix("/dev/") {
             throw .usage(
-                tr("--camera takes a device such as /dev/video0, auto, none or test-pattern, not '{value}'", ["value": path]))
+                tr(
+                    "--camera takes a device such as /dev/video0, auto, none or test-pattern, not '{value}'",
+                    ["value": path]))
         }
 
         if let path = command.selfieRecipientKey {
@@ -219,7 +221,8 @@ struct ShellSettings {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: absolutePath(path)))
         } catch {
-            throw .usage(tr("{option}: cannot read {path}: {reason}", ["option": option, "path": path, "reason": "\(error)"]))
+            throw .usage(
+                tr("{option}: cannot read {path}: {reason}", ["option": option, "path": path, "reason": "\(error)"]))
         }
     }
 

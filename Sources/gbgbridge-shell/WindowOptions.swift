@@ -24,7 +24,8 @@ struct WindowOptions: ParsableArguments {
     var trustedCertificates: [String] = []
 
     @Flag(
-        help: "Kiosk mode: fullscreen, no context menu, inspector or navigation keys; the window cannot be closed (see --kiosk-exit-key); the session is wiped and the journey starts again after journey.complete, after --idle-reset and after a web-process crash."
+        help:
+            "Kiosk mode: fullscreen, no context menu, inspector or navigation keys; the window cannot be closed (see --kiosk-exit-key); the session is wiped and the journey starts again after journey.complete, after --idle-reset and after a web-process crash."
     )
     var kiosk = false
 
@@ -108,7 +109,8 @@ struct WindowSettings {
 
     init(_ options: WindowOptions) throws(ShellExit) {
         if let profile = options.profile {
-            let absolute = profile.hasPrefix("/") ? profile : (ResourceLocator.currentDirectory() ?? ".") + "/" + profile
+            let absolute =
+                profile.hasPrefix("/") ? profile : (ResourceLocator.currentDirectory() ?? ".") + "/" + profile
             guard Self.makeDirectories(absolute) else {
                 throw .usage(
                     tr(

@@ -6,7 +6,7 @@ import GBGBridgeGTKTestSupport
 import GBGBridgeLocalization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Opens the capture dialog over a stand-in journey window with synthetic cameras, for tests and
@@ -54,7 +54,6 @@ g_timeout_add_seconds(
         print("error: timed out")
         exit(1)
     }, nil)
-
 
 /// Waits on the main loop until `condition` holds (or gives up after `seconds`).
 @MainActor

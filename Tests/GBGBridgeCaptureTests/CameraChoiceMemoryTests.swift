@@ -2,6 +2,7 @@ import GBGBridge
 import Glibc
 import Testing
 import V4L2Capture
+
 @testable import GBGBridgeCapture
 
 /// A fresh temporary directory.
@@ -55,9 +56,12 @@ struct CameraPreferenceStoreTests {
     }
 
     @Test func thePreferredCameraIsFoundByIdentityNotPath() {
-        let first = CameraDevice(path: "/dev/video0", name: "Integrated Camera", driver: "uvcvideo", busInfo: "usb-1", formats: [])
+        let first = CameraDevice(
+            path: "/dev/video0", name: "Integrated Camera", driver: "uvcvideo", busInfo: "usb-1", formats: [])
         let second = CameraDevice(path: "/dev/video2", name: "C920", driver: "uvcvideo", busInfo: "usb-2", formats: [])
-        let sources: [any FrameSource] = [V4L2FrameSource(device: first), SyntheticFrameSource(), V4L2FrameSource(device: second)]
+        let sources: [any FrameSource] = [
+            V4L2FrameSource(device: first), SyntheticFrameSource(), V4L2FrameSource(device: second),
+        ]
         #expect(CaptureCoordinator.preferredIndex(of: second.identity, in: sources) == 2)
         #expect(CaptureCoordinator.preferredIndex(of: CameraIdentity(name: "C920", busInfo: "usb-3"), in: sources) == 0)
         #expect(CaptureCoordinator.preferredIndex(of: nil, in: sources) == 0)
@@ -76,7 +80,8 @@ struct CameraPreferenceStoreTests {
         #expect(coordinator.preferredCamera == nil, "a synthetic source has no identity")
         coordinator.rememberChoice(of: V4L2FrameSource(device: device, purpose: .document))
         #expect(coordinator.preferredCamera == device.identity)
-        let nextRun = CaptureCoordinator(host: BridgeHost(hostVersion: "test"), selfieRecipientKey: nil, sources: { [] }, preferences: store)
+        let nextRun = CaptureCoordinator(
+            host: BridgeHost(hostVersion: "test"), selfieRecipientKey: nil, sources: { [] }, preferences: store)
         #expect(nextRun.preferredCamera == device.identity)
     }
 }
@@ -92,7 +97,8 @@ struct V4L2SourceModeTests {
                     FrameSize(width: 1920, height: 1080, frameRates: [FrameRate(numerator: 30)]),
                 ])
         ]
-        let device = CameraDevice(path: "/dev/video0", name: "Cam", driver: "uvcvideo", busInfo: "usb-1", formats: formats)
+        let device = CameraDevice(
+            path: "/dev/video0", name: "Cam", driver: "uvcvideo", busInfo: "usb-1", formats: formats)
         let document = V4L2FrameSource(device: device, purpose: .document)
         #expect(document.modeDescription == "1920 × 1080")
         #expect((document.request.width, document.request.height) == (1920, 1080))
@@ -100,7 +106,8 @@ struct V4L2SourceModeTests {
         #expect(selfie.modeDescription == "1280 × 720")
         let plain = V4L2FrameSource(device: device)
         #expect(plain.modeDescription == nil && plain.request.width == 1920)
-        let unlisted = V4L2FrameSource(device: CameraDevice(path: "/dev/video1", name: "", driver: "", busInfo: "", formats: []), purpose: .selfie)
+        let unlisted = V4L2FrameSource(
+            device: CameraDevice(path: "/dev/video1", name: "", driver: "", busInfo: "", formats: []), purpose: .selfie)
         #expect(unlisted.modeDescription == nil && unlisted.request.width == 1920)
     }
 }
@@ -141,14 +148,17 @@ struct CoordinatorHotplugTests {
 struct CaptureWordsTests {
     @Test func everyWireErrorHasASentenceAndTheReferenceCodes() {
         let expected: [(FrameSourceError, String, Bool)] = [
-            (.unavailable("ENOENT"), "CAMERA_UNAVAILABLE", false), (.permissionDenied("EACCES"), "PERMISSION_DENIED", true),
+            (.unavailable("ENOENT"), "CAMERA_UNAVAILABLE", false),
+            (.permissionDenied("EACCES"), "PERMISSION_DENIED", true),
             (.busy("EBUSY"), "CAMERA_BUSY", true), (.disconnected("ENODEV"), "CAMERA_DISCONNECTED", true),
             (.failed("ENOMEM"), "CAPTURE_FAILED", true),
         ]
         for (error, code, recoverable) in expected {
             #expect(error.code == code && error.recoverable == recoverable)
             #expect(error.message.hasSuffix(".") && error.message.first?.isUppercase == true)
-            #expect(!error.message.contains("/dev/") && !error.message.contains("E"+"NOENT"), "no technical detail: \(error.message)")
+            #expect(
+                !error.message.contains("/dev/") && !error.message.contains("E" + "NOENT"),
+                "no technical detail: \(error.message)")
             #expect(CaptureFailure.standard(forCode: code) == error.failure)
         }
         #expect(CaptureFailure.cameraUnavailable.message == "No camera was found on this computer.")
@@ -157,11 +167,17 @@ struct CaptureWordsTests {
     }
 
     @Test func resultsFromTheWindowGetTheStandardSentence() {
-        let raw = CaptureResult.failed(code: "CAMERA_DISCONNECTED", message: "The camera was disconnected or stopped working. (VIDIOC_DQBUF ...)", recoverable: true)
+        let raw = CaptureResult.failed(
+            code: "CAMERA_DISCONNECTED", message: "The camera was disconnected or stopped working. (VIDIOC_DQBUF ...)",
+            recoverable: true)
         #expect(CaptureFailure.personFacing(raw) == CaptureFailure.cameraDisconnected.result)
-        let selfieKey = CaptureResult.failed(code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
-        #expect(CaptureFailure.personFacing(selfieKey) == .failed(code: "CAPTURE_FAILED", message: CaptureFailure.captureFailed.message, recoverable: false))
-        let other = CaptureResult.failed(code: "BUSY", message: "A camera.document capture request is already in progress", recoverable: true)
+        let selfieKey = CaptureResult.failed(
+            code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
+        #expect(
+            CaptureFailure.personFacing(selfieKey)
+                == .failed(code: "CAPTURE_FAILED", message: CaptureFailure.captureFailed.message, recoverable: false))
+        let other = CaptureResult.failed(
+            code: "BUSY", message: "A camera.document capture request is already in progress", recoverable: true)
         #expect(CaptureFailure.personFacing(other) == other)
         #expect(CaptureFailure.personFacing(.cancelled(reason: "user")) == .cancelled(reason: "user"))
     }
@@ -180,9 +196,11 @@ struct CaptureWordsTests {
         #expect(notMember.contains("add yourself to the video group") && notMember.contains("log in again"))
         #expect(notMember.contains("--camera test-pattern"))
         #expect(CameraDiagnosis.line(for: denied, group: .addedSinceLogin).contains("log out and in again"))
-        let policy = CameraDiagnosis.line(for: CameraError(errno: EPERM, call: "open", devicePath: "/dev/video0"), group: .member)
+        let policy = CameraDiagnosis.line(
+            for: CameraError(errno: EPERM, call: "open", devicePath: "/dev/video0"), group: .member)
         #expect(policy.contains("security policy"))
-        let busy = CameraDiagnosis.line(for: CameraError(errno: EBUSY, call: "open", devicePath: "/dev/video0"), group: .member)
+        let busy = CameraDiagnosis.line(
+            for: CameraError(errno: EBUSY, call: "open", devicePath: "/dev/video0"), group: .member)
         #expect(busy.contains("in use by another application"))
     }
 }

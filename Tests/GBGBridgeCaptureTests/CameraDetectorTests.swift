@@ -9,7 +9,8 @@ import V4L2Capture
         CameraError(errno: code, call: "open", devicePath: "/dev/video0")
     }
 
-    private let device = CameraDevice(path: "/dev/video0", name: "Camera", driver: "uvcvideo", busInfo: "usb-1", formats: [])
+    private let device = CameraDevice(
+        path: "/dev/video0", name: "Camera", driver: "uvcvideo", busInfo: "usb-1", formats: [])
 
     @Test func noVideoNodeMeansNoHardwareAndNotApplicable() {
         let result = CameraDetector.check(directory: "/nonexistent-camera-directory")
@@ -22,13 +23,19 @@ import V4L2Capture
     }
 
     @Test func accessErrorsMapToDeniedOrRestricted() {
-        #expect(CameraDetector.result(for: CameraScan(devices: [], failures: [failure(EACCES)])).permissionState == .denied)
-        #expect(CameraDetector.result(for: CameraScan(devices: [], failures: [failure(EPERM)])).permissionState == .restricted)
-        #expect(CameraDetector.result(for: CameraScan(devices: [], failures: [failure(EIO)])) == CameraDetector.Result(hardwareAvailable: true, permissionState: .notDetermined))
+        #expect(
+            CameraDetector.result(for: CameraScan(devices: [], failures: [failure(EACCES)])).permissionState == .denied)
+        #expect(
+            CameraDetector.result(for: CameraScan(devices: [], failures: [failure(EPERM)])).permissionState
+                == .restricted)
+        #expect(
+            CameraDetector.result(for: CameraScan(devices: [], failures: [failure(EIO)]))
+                == CameraDetector.Result(hardwareAvailable: true, permissionState: .notDetermined))
     }
 
     /// In the vivid guest (see scripts/camera-vm-test.sh): root may open the nodes, nobody may not.
-    @Test(.enabled(if: getenv("GBGBRIDGE_CAMERA_VM") != nil, "needs the vivid camera VM: run scripts/camera-vm-test.sh"))
+    @Test(
+        .enabled(if: getenv("GBGBRIDGE_CAMERA_VM") != nil, "needs the vivid camera VM: run scripts/camera-vm-test.sh"))
     func checkAgainstRealNodes() {
         let expected: PermissionState = getuid() == 0 ? .granted : .denied
         #expect(CameraDetector.check() == CameraDetector.Result(hardwareAvailable: true, permissionState: expected))

@@ -256,7 +256,9 @@ struct CaptureDialogTests {
         (SyntheticFrameSource.Scene.dark, GuidanceHint.tooDark), (.bright, .tooBright), (.blurred, .blurred),
         (.glare, .glare),
     ])
-    func theLivePreviewShowsTheHintForAPoorPicture(scene: SyntheticFrameSource.Scene, expected: GuidanceHint) async throws {
+    func theLivePreviewShowsTheHintForAPoorPicture(scene: SyntheticFrameSource.Scene, expected: GuidanceHint)
+        async throws
+    {
         let coordinator = try await coordinator([SyntheticFrameSource(width: 1280, height: 720, scene: scene)])
         let window = try await open(coordinator, .document, id: "scene-\(scene)")
         let message = expected.message(for: .document)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GBGBridgeCapture
 
 @Suite("Encoding captures and still images")
@@ -16,8 +17,11 @@ struct CaptureResultBuilderTests {
     }
 
     @Test func selfieCarriesPackageAndSeal() throws {
-        let earlier = (0..<5).map { SyntheticScene(width: 320, height: 200).frame(sequence: UInt64($0), timestampNanoseconds: UInt64($0)) }
-        let selfie = try CaptureResultBuilder.selfie(chosen: frame, earlier: earlier, device: "Synthetic", recipient: DemoKeys.publicKey())
+        let earlier = (0..<5).map {
+            SyntheticScene(width: 320, height: 200).frame(sequence: UInt64($0), timestampNanoseconds: UInt64($0))
+        }
+        let selfie = try CaptureResultBuilder.selfie(
+            chosen: frame, earlier: earlier, device: "Synthetic", recipient: DemoKeys.publicKey())
         #expect(selfie.mimeType == "image/jpeg")
         #expect(try StillImage(data: selfie.previewImageData).mimeType == "image/jpeg")
         let package = try SelfiePackage(serialized: selfie.unencryptedBlob)
@@ -48,6 +52,8 @@ struct CaptureResultBuilderTests {
         }
         var truncated = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         truncated.append(Data(repeating: 0, count: 20))
-        #expect(throws: CaptureResultBuilder.BuildError.self) { try CaptureResultBuilder.document(fromImageFile: truncated) }
+        #expect(throws: CaptureResultBuilder.BuildError.self) {
+            try CaptureResultBuilder.document(fromImageFile: truncated)
+        }
     }
 }

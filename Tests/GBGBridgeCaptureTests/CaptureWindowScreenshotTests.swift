@@ -2,13 +2,16 @@ import CWebKitGTK
 import Foundation
 import GBGBridge
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// Renders the capture window with a live synthetic preview and checks the picture is not blank.
 /// The window is painted into an image, so windows of other suites on the display do not matter.
 /// Set `GBGBRIDGE_SCREENSHOT_DIR` to keep the PNGs (docs/images holds the committed ones).
 @MainActor
-@Suite("Capture window screenshot", .serialized, .enabled(if: GTKTestEnvironment.hasDisplay, "needs an X display (xvfb-run)"))
+@Suite(
+    "Capture window screenshot", .serialized,
+    .enabled(if: GTKTestEnvironment.hasDisplay, "needs an X display (xvfb-run)"))
 struct CaptureWindowScreenshotTests {
     @Test(arguments: [CaptureKind.document, .selfie])
     func windowWithPreviewIsRendered(kind: CaptureKind) async throws {

@@ -2,6 +2,7 @@ import CWebKitGTK
 import Foundation
 import GBGBridge
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// The capture window and coordinator against a real GTK display (Xvfb) with synthetic cameras.
@@ -76,7 +77,9 @@ struct CaptureWindowTests {
     }
 
     @Test func selfieWithKeyboardAnswersWithJPEGPackageAndSeal() async throws {
-        let coordinator = try await makeCoordinator([SyntheticFrameSource(name: "Front camera", width: 640, height: 480)])
+        let coordinator = try await makeCoordinator([
+            SyntheticFrameSource(name: "Front camera", width: 640, height: 480)
+        ])
         let window = try await openWindow(coordinator, kind: .selfie, id: "selfie-1")
         await GTKTestEnvironment.pump(for: .milliseconds(300))
         #expect(window.handleKey(guint(GDK_KEY_Return)))
@@ -178,7 +181,8 @@ struct CaptureWindowTests {
     }
 
     @Test func retakeAfterFailureDuringReviewReportsIt() async throws {
-        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 45)])
+        let coordinator = try await makeCoordinator([SyntheticFrameSource(width: 320, height: 240, failAfterFrames: 45)]
+        )
         let window = try await openWindow(coordinator, kind: .document, id: "doc-review-fail")
         gtk_button_clicked(gtkCast(window.captureButton))
         #expect(await GTKTestEnvironment.pump { window.flow.failedDuringReview }, "the camera fails during review")

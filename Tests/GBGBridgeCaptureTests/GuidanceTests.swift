@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// A frame of the synthetic `scene`, optionally with sensor-like noise (±`noise` per channel).
@@ -82,7 +83,8 @@ struct GuidanceAnalyzerTests {
         var analyzer = GuidanceAnalyzer(kind: .document)
         let plain = analyzer.measure(frame)
         let measured = analyzer.measure(
-            RGBFrame(width: 640, height: 360, bytesPerLine: stride, bytes: padded, sequence: 0, timestampNanoseconds: 0))
+            RGBFrame(width: 640, height: 360, bytesPerLine: stride, bytes: padded, sequence: 0, timestampNanoseconds: 0)
+        )
         #expect(measured == plain)
     }
 
@@ -134,7 +136,9 @@ struct GuidanceTrackerTests {
     @Test func atMostEightAnalysesPerSecondAt30fps() {
         var limiter = GuidanceRateLimiter(maximumPerSecond: 8)
         let frameInterval: UInt64 = 1_000_000_000 / 30
-        let analysed = (0..<30).filter { limiter.shouldAnalyze(timestampNanoseconds: 5_000_000_000 + UInt64($0) * frameInterval) }
+        let analysed = (0..<30).filter {
+            limiter.shouldAnalyze(timestampNanoseconds: 5_000_000_000 + UInt64($0) * frameInterval)
+        }
         #expect(analysed.count <= 8 && analysed.count >= 7)
         let restarted = limiter.shouldAnalyze(timestampNanoseconds: 1)
         #expect(restarted, "a timestamp going backwards starts again")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import GBGBridgeCapture
 
 @Suite("Selfie package and seal")
@@ -11,7 +12,8 @@ struct SelfiePackageTests {
                 sequence: UInt64(10 + index), timestampNanoseconds: UInt64(1_000_000 * index), width: 640, height: 480,
                 mimeType: "image/jpeg", data: Data(repeating: UInt8(index), count: 100 + index))
         }
-        return SelfiePackage(device: "Test camera", createdAtMilliseconds: 1_700_000_000_000, frames: frames, chosenFrameIndex: 2)
+        return SelfiePackage(
+            device: "Test camera", createdAtMilliseconds: 1_700_000_000_000, frames: frames, chosenFrameIndex: 2)
     }
 
     @Test func serialisedPackageRoundTrips() throws {
@@ -48,15 +50,23 @@ struct SelfiePackageTests {
 
     @Test func keyFileIsReadFromAPath() throws {
         let path = DemoKeys.directory.appendingPathComponent("DEMO-selfie-recipient-public.pem").path
-        #expect(try SelfieRecipientKey.publicKey(contentsOfFile: path).rawRepresentation == DemoKeys.publicKey().rawRepresentation)
-        #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(contentsOfFile: "/nonexistent.pem") }
+        #expect(
+            try SelfieRecipientKey.publicKey(contentsOfFile: path).rawRepresentation
+                == DemoKeys.publicKey().rawRepresentation)
+        #expect(throws: SelfieRecipientKey.KeyError.self) {
+            try SelfieRecipientKey.publicKey(contentsOfFile: "/nonexistent.pem")
+        }
         let privatePath = DemoKeys.directory.appendingPathComponent("DEMO-selfie-recipient-private.pem").path
-        #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(contentsOfFile: privatePath) }
+        #expect(throws: SelfieRecipientKey.KeyError.self) {
+            try SelfieRecipientKey.publicKey(contentsOfFile: privatePath)
+        }
     }
 
     @Test func keyFilesMustBeX25519() throws {
         let key = try DemoKeys.publicKey()
-        #expect(try SelfieRecipientKey.publicKey(pem: SelfieRecipientKey.pem(for: key)).rawRepresentation == key.rawRepresentation)
+        #expect(
+            try SelfieRecipientKey.publicKey(pem: SelfieRecipientKey.pem(for: key)).rawRepresentation
+                == key.rawRepresentation)
         #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: "not a key") }
         let p256 = P256.KeyAgreement.PrivateKey().publicKey.pemRepresentation
         #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: p256) }

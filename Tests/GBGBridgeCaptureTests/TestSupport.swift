@@ -2,13 +2,15 @@ import CWebKitGTK
 import Crypto
 import Foundation
 import GBGBridge
+
 @testable import GBGBridgeCapture
 
 /// GTK set-up and main-context pumping for window tests (run under Xvfb).
 @MainActor
 enum GTKTestEnvironment {
     /// Whether a display is reachable (the window tests are skipped without one).
-    nonisolated static let hasDisplay: Bool = ProcessInfo.processInfo.environment["DISPLAY"].map { !$0.isEmpty } ?? false
+    nonisolated static let hasDisplay: Bool =
+        ProcessInfo.processInfo.environment["DISPLAY"].map { !$0.isEmpty } ?? false
 
     /// Initialises GTK once; false if the display cannot be opened.
     static let ready: Bool = gtk_init_check(nil, nil) != 0
@@ -68,12 +70,14 @@ enum DemoKeys {
 
     static func publicKey() throws -> Curve25519.KeyAgreement.PublicKey {
         try SelfieRecipientKey.publicKey(
-            pem: String(contentsOf: directory.appendingPathComponent("DEMO-selfie-recipient-public.pem"), encoding: .utf8))
+            pem: String(
+                contentsOf: directory.appendingPathComponent("DEMO-selfie-recipient-public.pem"), encoding: .utf8))
     }
 
     static func privateKey() throws -> Curve25519.KeyAgreement.PrivateKey {
         try SelfieRecipientKey.privateKey(
-            pem: String(contentsOf: directory.appendingPathComponent("DEMO-selfie-recipient-private.pem"), encoding: .utf8))
+            pem: String(
+                contentsOf: directory.appendingPathComponent("DEMO-selfie-recipient-private.pem"), encoding: .utf8))
     }
 }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// As a user who may not open the camera nodes.

@@ -2,6 +2,7 @@ import GBGBridge
 import Glibc
 import Testing
 import V4L2Capture
+
 @testable import GBGBridgeCapture
 
 @Suite("V4L2 errors on the wire")
@@ -14,20 +15,23 @@ struct V4L2FrameSourceTests {
         (ENOMEM, "VIDIOC_REQBUFS", "CAPTURE_FAILED", true),
     ])
     func openFailures(errno: Int32, call: String, code: String, recoverable: Bool) {
-        let failure = V4L2FrameSource.mapped(CameraError(errno: errno, call: call, devicePath: "/dev/video0"), whileStreaming: false)
+        let failure = V4L2FrameSource.mapped(
+            CameraError(errno: errno, call: call, devicePath: "/dev/video0"), whileStreaming: false)
         #expect(failure.code == code)
         #expect(failure.recoverable == recoverable)
     }
 
     @Test func permissionMessageNamesTheVideoGroup() {
-        let failure = V4L2FrameSource.mapped(CameraError(errno: EACCES, call: "open", devicePath: "/dev/video0"), whileStreaming: false)
+        let failure = V4L2FrameSource.mapped(
+            CameraError(errno: EACCES, call: "open", devicePath: "/dev/video0"), whileStreaming: false)
         #expect(failure.message.contains("video"))
         #expect(failure.detail.contains("EACCES"))
     }
 
     @Test(arguments: [ENODEV, EIO, ETIMEDOUT, EINVAL])
     func failuresWhileStreamingMeanDisconnected(errno: Int32) {
-        let failure = V4L2FrameSource.mapped(CameraError(errno: errno, call: "VIDIOC_DQBUF", devicePath: "/dev/video0"), whileStreaming: true)
+        let failure = V4L2FrameSource.mapped(
+            CameraError(errno: errno, call: "VIDIOC_DQBUF", devicePath: "/dev/video0"), whileStreaming: true)
         #expect(failure.code == "CAMERA_DISCONNECTED")
         #expect(failure.recoverable)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Glibc
 import GBGBridgeTestSupport
+import Glibc
 import Testing
+
 @testable import GBGBridgeCapture
 
 /// Where these tests run: `scripts/camera-vm-test.sh` sets `GBGBRIDGE_CAMERA_VM` to the phase it runs

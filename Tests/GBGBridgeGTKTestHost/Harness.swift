@@ -3,7 +3,7 @@ import GBGBridge
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Records checks of one scenario and prints them as TAP-like lines.

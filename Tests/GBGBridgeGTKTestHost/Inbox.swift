@@ -24,7 +24,8 @@ final class Inbox {
 
     /// The first not yet awaited message with `action`, waiting for it if needed.
     func next(_ action: String) async -> BridgeMessage {
-        if let message = messages.first(where: { $0.payload.action == action && !consumed.contains($0.correlationId) }) {
+        if let message = messages.first(where: { $0.payload.action == action && !consumed.contains($0.correlationId) })
+        {
             consumed.insert(message.correlationId)
             return message
         }

@@ -39,7 +39,8 @@ extension Scenarios {
         func hostReadyCount() async -> String? {
             await journey.flush()
             return await harness.evaluate(
-                "received.filter(function (m) { return m.payload.action === 'host.ready'; }).length", in: journey.webView)
+                "received.filter(function (m) { return m.payload.action === 'host.ready'; }).length",
+                in: journey.webView)
         }
 
         webkit_web_view_reload(journey.webView)
@@ -53,7 +54,8 @@ extension Scenarios {
         await wake.until { !terminations.isEmpty }
         harness.check(terminations.count == 1, "crash: embedder's onWebProcessTerminated called", "\(terminations)")
         harness.check(windowCrashes == [1], "crash: the window's onWebProcessCrashed still called", "\(windowCrashes)")
-        harness.check(window.noticeText?.contains("reloaded") == true, "crash: the window still shows its notice",
+        harness.check(
+            window.noticeText?.contains("reloaded") == true, "crash: the window still shows its notice",
             window.noticeText ?? "nil")
         await wake.until { loads >= 2 }
         let readyAfterCrash = await hostReadyCount()
@@ -61,7 +63,8 @@ extension Scenarios {
 
         window.url = URL(string: journey.server.url("/missing"))!
         await wake.until { !failures.isEmpty }
-        harness.check(failures.first?.kind == .httpStatus(404), "failed load: embedder's onLoadFailed called",
+        harness.check(
+            failures.first?.kind == .httpStatus(404), "failed load: embedder's onLoadFailed called",
             "\(failures)")
         harness.check(window.isShowingErrorPage, "failed load: the window still shows its error page")
     }

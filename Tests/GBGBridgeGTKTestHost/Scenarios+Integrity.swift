@@ -4,7 +4,7 @@ import GBGBridge
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Scenarios {
@@ -36,7 +36,8 @@ extension Scenarios {
         let secrets = await harness.evaluate(
             "[typeof window.__gbgBridgeDocument, typeof window.__gbgBridgeDeliver, typeof window.webkit.messageHandlers.gbgBridgeControl]",
             in: journey.webView)
-        harness.check(secrets == "[\"undefined\",\"undefined\",\"undefined\"]",
+        harness.check(
+            secrets == "[\"undefined\",\"undefined\",\"undefined\"]",
             "the page world sees no document token, delivery entry or control handler", secrets ?? "nil")
 
         journey.run("forge(window)")
@@ -83,12 +84,14 @@ extension Scenarios {
         await harness.pause(0.3)
         await journey.flush()
         let seen = await harness.evaluate("idsSeen.map(function (id) { return escape(id); })", in: journey.webView)
-        harness.check(seen?.contains("pair-%uD83D%uDE00-ok") == true, "a proper surrogate pair id is answered exactly",
+        harness.check(
+            seen?.contains("pair-%uD83D%uDE00-ok") == true, "a proper surrogate pair id is answered exactly",
             seen ?? "nil")
         harness.check(seen?.contains("plain-ok") == true, "a plain id is answered", seen ?? "nil")
         harness.check(seen?.contains("FFFD") == false, "no answer under a U+FFFD id", seen ?? "nil")
         harness.check(seen?.contains("lone") == false, "lone-surrogate ids are rejected, not answered", seen ?? "nil")
-        harness.check(journey.host.lastError?.contains("surrogate") == true, "the rejection says why",
+        harness.check(
+            journey.host.lastError?.contains("surrogate") == true, "the rejection says why",
             journey.host.lastError ?? "nil")
     }
 
@@ -107,17 +110,23 @@ extension Scenarios {
         )
         _ = await journey.inbox.next("test.sync")
         let thrown = await harness.evaluate("thrown", in: journey.webView)
-        harness.check(thrown?.contains("RangeError") == true, "postMessage throws a RangeError for a 2 MiB body",
+        harness.check(
+            thrown?.contains("RangeError") == true, "postMessage throws a RangeError for a 2 MiB body",
             thrown ?? "nil")
-        harness.check(host.lastError?.contains("over the 1 MiB limit") == true, "lastError names the size and limit",
+        harness.check(
+            host.lastError?.contains("over the 1 MiB limit") == true, "lastError names the size and limit",
             host.lastError ?? "nil")
         harness.check(journey.inbox.count("test.big") == 0, "the big message never reached the host")
 
         host.clearError()
-        journey.run("post(envelope('event', 'test.wide', { text: '\\u00e9'.repeat(700 * 1024) })); sendEvent('test.sync2', {})")
+        journey.run(
+            "post(envelope('event', 'test.wide', { text: '\\u00e9'.repeat(700 * 1024) })); sendEvent('test.sync2', {})")
         _ = await journey.inbox.next("test.sync2")
-        harness.check(journey.inbox.count("test.wide") == 0, "a body under the limit in characters but over it in bytes is rejected")
-        harness.check(host.lastError?.contains("MiB") == true && host.lastError?.contains("JSON") == false,
+        harness.check(
+            journey.inbox.count("test.wide") == 0,
+            "a body under the limit in characters but over it in bytes is rejected")
+        harness.check(
+            host.lastError?.contains("MiB") == true && host.lastError?.contains("JSON") == false,
             "with the size as the reason", host.lastError ?? "nil")
 
         journey.run("sendEvent('test.after', { ok: true })")
@@ -129,7 +138,9 @@ extension Scenarios {
     @MainActor
     static func console(_ harness: Harness) async {
         let journey = Journey()
-        journey.server.serve("/app.js", """
+        journey.server.serve(
+            "/app.js",
+            """
             console.log("hello", { n: 1 });
             console.warn("careful");
             setTimeout(function () { undefinedFunction(); }, 10);
@@ -151,12 +162,16 @@ extension Scenarios {
         harness.note(summary)
         let log = records.first { $0.level == .log }
         harness.check(log?.text == "hello {\"n\":1}", "console.log text with its arguments", summary)
-        harness.check(log?.source.hasSuffix("/app.js") == true && log?.line == 1, "console.log source and line", summary)
-        harness.check(records.contains { $0.level == .warn && $0.text == "careful" && $0.line == 2 }, "console.warn", summary)
+        harness.check(
+            log?.source.hasSuffix("/app.js") == true && log?.line == 1, "console.log source and line", summary)
+        harness.check(
+            records.contains { $0.level == .warn && $0.text == "careful" && $0.line == 2 }, "console.warn", summary)
         let uncaught = records.first { $0.level == .uncaught }
-        harness.check(uncaught?.text.contains("undefinedFunction") == true && uncaught?.line == 3,
+        harness.check(
+            uncaught?.text.contains("undefinedFunction") == true && uncaught?.line == 3,
             "uncaught error with its line", summary)
-        harness.check(records.contains { $0.level == .unhandledRejection && $0.text.contains("nobody caught me") },
+        harness.check(
+            records.contains { $0.level == .unhandledRejection && $0.text.contains("nobody caught me") },
             "unhandled rejection", summary)
     }
 }

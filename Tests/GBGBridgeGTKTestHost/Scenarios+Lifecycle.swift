@@ -62,9 +62,11 @@ extension Scenarios {
         let responses = await harness.evaluate(
             "received.filter(function (m) { return m.type === 'response'; }).length", in: journey.webView)
         harness.check(responses == "0", "\(name): nothing stale delivered to the new page", responses ?? "nil")
-        harness.check(host.droppedResponseCount >= 1, "\(name): stale response dropped and counted",
+        harness.check(
+            host.droppedResponseCount >= 1, "\(name): stale response dropped and counted",
             "\(host.droppedResponseCount)")
-        journey.run("request('test.slow').then(function (r) { sendEvent('test.fresh', { status: r.payload.status }); })")
+        journey.run(
+            "request('test.slow').then(function (r) { sendEvent('test.fresh', { status: r.payload.status }); })")
         _ = await journey.inbox.next("test.slow")
         await harness.pause(0.05)
         await gate.open()
@@ -72,7 +74,8 @@ extension Scenarios {
         harness.check(fresh.payload.data?["status"] == .string("success"), "\(name): new page gets its own responses")
         if name.contains("kill") {
             harness.check(journey.window.webProcessCrashCount == 1, "crash counted")
-            harness.check(journey.window.noticeText?.contains("reloaded") == true, "visible notice after the crash",
+            harness.check(
+                journey.window.noticeText?.contains("reloaded") == true, "visible notice after the crash",
                 journey.window.noticeText ?? "nil")
             await harness.pause(0.5)
             let path = "/tmp/gbgbridge-gtk-crash-notice.png"
@@ -95,7 +98,8 @@ extension Scenarios {
         await journey.open("/")
         let count = 10_000
 
-        journey.run("for (var i = 0; i < \(count); i++) { sendEvent('test.seq', { i: i }); } sendEvent('test.seqDone', {});")
+        journey.run(
+            "for (var i = 0; i < \(count); i++) { sendEvent('test.seq', { i: i }); } sendEvent('test.seqDone', {});")
         _ = await journey.inbox.next("test.seqDone")
         let sequence = journey.inbox.messages.filter { $0.payload.action == "test.seq" }
             .map { $0.payload.data?["i"] }
@@ -107,7 +111,8 @@ extension Scenarios {
             journey.host.send(event: "test.seq", data: ["i": .number(Double(index))])
         }
         await journey.flush()
-        let check = await harness.evaluate("""
+        let check = await harness.evaluate(
+            """
             (function () {
               var seq = received.filter(function (m) { return m.payload.action === 'test.seq'; });
               for (var i = 0; i < seq.length; i++) { if (seq[i].payload.data.i !== i) { return 'out of order at ' + i; } }
@@ -138,11 +143,13 @@ extension Scenarios {
         let events = await harness.evaluate(
             "received.filter(function (m) { return m.type === 'event'; }).map(function (m) { return m.payload.action; })",
             in: journey.webView)
-        harness.check(events == #"["host.ready","host.background","host.foreground"]"#,
+        harness.check(
+            events == #"["host.ready","host.background","host.foreground"]"#,
             "page gets host.ready, then background and foreground", events ?? "nil")
         harness.check(journey.window.pageTitle == "Lifecycle", "page title tracked", journey.window.pageTitle)
         let title = gtk_window_get_title(window).map { String(cString: $0) }
-        harness.check(title == "Lifecycle – GBG Bridge", "window titled with the page title and the app", title ?? "nil")
+        harness.check(
+            title == "Lifecycle – GBG Bridge", "window titled with the page title and the app", title ?? "nil")
 
         let closed = await withCheckedContinuation { continuation in
             journey.window.onClosed = { continuation.resume(returning: true) }
@@ -153,7 +160,8 @@ extension Scenarios {
         harness.check(journey.host.lastError == nil, "journey.cancel delivered", journey.host.lastError ?? "")
         harness.check(journey.window.window == nil && journey.window.webView == nil, "window and view released")
         journey.host.send(event: "test.late", data: [:])
-        harness.check(journey.host.lastError == "WebView not attached", "host detached after close",
+        harness.check(
+            journey.host.lastError == "WebView not attached", "host detached after close",
             journey.host.lastError ?? "nil")
     }
 
@@ -164,14 +172,17 @@ extension Scenarios {
         let webView = BridgeWebViewConfigurator.makeWebView(host: host)
         g_object_ref_sink(webView)
         host.send(event: "test.early", data: [:])
-        harness.check(host.lastError?.contains("No page") == true, "delivery with no page loaded", host.lastError ?? "nil")
         harness.check(
-            BridgeWebViewConfigurator.transport(of: webView) === BridgeWebViewConfigurator.configure(webView, host: host),
+            host.lastError?.contains("No page") == true, "delivery with no page loaded", host.lastError ?? "nil")
+        harness.check(
+            BridgeWebViewConfigurator.transport(of: webView)
+                === BridgeWebViewConfigurator.configure(webView, host: host),
             "configuring twice keeps one transport")
         gtk_widget_destroy(gbg_widget(webView))
         g_object_unref(webView)
         host.send(event: "test.late", data: [:])
-        harness.check(host.lastError == "WebView not attached", "delivery after the view is gone", host.lastError ?? "nil")
+        harness.check(
+            host.lastError == "WebView not attached", "delivery after the view is gone", host.lastError ?? "nil")
 
         let journey = Journey()
         journey.server.serve("/", page(title: "Broken receive"))
@@ -180,10 +191,12 @@ extension Scenarios {
         journey.host.clearError()
         journey.host.send(event: "test.event", data: [:])
         await journey.flush()
-        harness.check(journey.host.lastError?.contains("journey bug") == true, "evaluation error reaches lastError",
+        harness.check(
+            journey.host.lastError?.contains("journey bug") == true, "evaluation error reaches lastError",
             journey.host.lastError ?? "nil")
 
-        journey.run("""
+        journey.run(
+            """
             window.seen = [];
             window.GBGBridge.receive = function (m) {
               if (m.payload.action === 'test.bad') { throw new Error('bad message'); }
@@ -197,8 +210,10 @@ extension Scenarios {
         }
         await journey.flush()
         let seen = await harness.evaluate("seen", in: journey.webView)
-        harness.check(seen == #"["test.one","test.two"]"#, "a throwing receive does not stop later messages", seen ?? "nil")
-        harness.check(journey.host.lastError?.contains("bad message") == true, "the failing message is reported",
+        harness.check(
+            seen == #"["test.one","test.two"]"#, "a throwing receive does not stop later messages", seen ?? "nil")
+        harness.check(
+            journey.host.lastError?.contains("bad message") == true, "the failing message is reported",
             journey.host.lastError ?? "nil")
     }
 

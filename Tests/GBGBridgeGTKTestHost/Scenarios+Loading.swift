@@ -4,7 +4,7 @@ import GBGBridge
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Scenarios {
@@ -22,12 +22,21 @@ extension Scenarios {
         harness.check(secure != nil, "a self-signed certificate for the TLS case (openssl)")
         let cases: [(String, String, (JourneyLoadFailure.Kind) -> Bool, String)] = [
             ("HTTP 404", server.url("/missing"), { $0 == .httpStatus(404) }, "The server answered 404 Not Found"),
-            ("HTTP 500", server.url("/broken"), { $0 == .httpStatus(500) }, "The server answered 500 Internal Server Error"),
+            (
+                "HTTP 500", server.url("/broken"), { $0 == .httpStatus(500) },
+                "The server answered 500 Internal Server Error"
+            ),
             ("refused port", "http://127.0.0.1:\(refusedPort)/", { $0 == .network }, "Could not reach the server"),
             ("blocked port", "http://127.0.0.1:1/", { $0 == .network }, "port 1"),
             (
                 "untrusted certificate", secure?.url("/") ?? "https://127.0.0.1:9/",
-                { if case .tls(let problems) = $0 { problems.contains { $0.contains("certificate authority") } } else { false } },
+                {
+                    if case .tls(let problems) = $0 {
+                        problems.contains { $0.contains("certificate authority") }
+                    } else {
+                        false
+                    }
+                },
                 "certificate is not trusted"
             ),
         ]
@@ -57,9 +66,11 @@ extension Scenarios {
                 }
             }
             let elapsed = ContinuousClock.now - started
-            harness.check(failure.map { isExpectedKind($0.kind) } == true, "\(name): reported as a load failure",
+            harness.check(
+                failure.map { isExpectedKind($0.kind) } == true, "\(name): reported as a load failure",
                 failure.map { "\($0.kind) \($0.message)" } ?? "no failure within 20 s")
-            harness.check(failure?.message.contains(wording) == true, "\(name): says so in words",
+            harness.check(
+                failure?.message.contains(wording) == true, "\(name): says so in words",
                 failure?.message ?? "nil")
             harness.check(elapsed < .seconds(10), "\(name): within seconds (not the 20 s fallback)", "\(elapsed)")
         }
@@ -77,13 +88,18 @@ extension Scenarios {
         server.serve("/redirect-307", status: 307, headers: [("Location", foreign)])
         server.serve(
             "/widget.html",
-            "<!doctype html><body style='margin:0'><a target=_top href=\"\(foreign)?widget\" style='display:block;width:200px;height:100px;background:#fc0'>more info</a></body>")
-        server.serve("/", page(title: "Navigation kinds", """
-            <a id="policy" href="\(foreign)?link">Privacy policy</a>
-            <form id="form" action="\(foreign)?form" method="post"><input name="q" value="1"></form>
-            <iframe id="widget" src="\(server.url("/widget.html", otherOrigin: true))"
-              style="position:fixed;left:0;top:0;width:200px;height:100px;border:0;z-index:10"></iframe>
-            """))
+            "<!doctype html><body style='margin:0'><a target=_top href=\"\(foreign)?widget\" style='display:block;width:200px;height:100px;background:#fc0'>more info</a></body>"
+        )
+        server.serve(
+            "/",
+            page(
+                title: "Navigation kinds",
+                """
+                <a id="policy" href="\(foreign)?link">Privacy policy</a>
+                <form id="form" action="\(foreign)?form" method="post"><input name="q" value="1"></form>
+                <iframe id="widget" src="\(server.url("/widget.html", otherOrigin: true))"
+                  style="position:fixed;left:0;top:0;width:200px;height:100px;border:0;z-index:10"></iframe>
+                """))
         await journey.open("/")
         var failures: [String] = []
         journey.window.onLoadFailed = { failures.append("\($0.kind) \($0.message)") }
@@ -115,7 +131,8 @@ extension Scenarios {
             }
             await harness.pause(0.3)
             let location = await harness.evaluate("location.href", in: journey.webView)
-            harness.check(journey.opened.count > before, "\(name): handed to the browser",
+            harness.check(
+                journey.opened.count > before, "\(name): handed to the browser",
                 "opened: \(journey.opened)")
             harness.check(location == "\"\(server.url("/"))\"", "\(name): the journey stays", location ?? "nil")
             journey.run("sendEvent('test.alive', { step: \(jsonString(name)) })")

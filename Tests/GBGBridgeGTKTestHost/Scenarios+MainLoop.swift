@@ -3,7 +3,7 @@ import Dispatch
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Scenarios {
@@ -59,10 +59,12 @@ extension Scenarios {
         let drainsBefore = MainLoopIntegration.drainCount
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let box = Unmanaged.passRetained(IdleWait(continuation)).toOpaque()
-            g_timeout_add_full(G_PRIORITY_DEFAULT, 300, { data in
-                Unmanaged<IdleWait>.fromOpaque(data!).takeRetainedValue().continuation.resume()
-                return gboolean(0)
-            }, box, nil)
+            g_timeout_add_full(
+                G_PRIORITY_DEFAULT, 300,
+                { data in
+                    Unmanaged<IdleWait>.fromOpaque(data!).takeRetainedValue().continuation.resume()
+                    return gboolean(0)
+                }, box, nil)
         }
         let idleDrains = MainLoopIntegration.drainCount - drainsBefore
         harness.check(idleDrains <= 2, "no wake-ups while idle for 300 ms (no polling, no spinning)", "\(idleDrains)")

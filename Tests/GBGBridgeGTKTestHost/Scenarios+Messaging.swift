@@ -29,23 +29,27 @@ extension Scenarios {
         host.selfieCapture.handler = { _ in
             .failed(code: "CAMERA_DENIED", message: "No camera access", recoverable: true)
         }
-        journey.server.serve("/", page(title: "Round trip", """
-            <script>
-            async function run() {
-              var out = {};
-              out.success = await request("test.success", { n: 1.5, s: "a/b \\"q\\" \\u00e9 \\u2028 <\\/script>", list: [1, null, true] });
-              out.error = await request("test.error");
-              out.cancelled = await request("test.cancelled");
-              out.acknowledged = await request("test.acknowledged");
-              out.query = await request("capability.query");
-              out.document = await request("camera.document.capture");
-              out.selfie = await request("camera.selfie.capture");
-              out.unhandled = await request("test.unhandled");
-              window.out = out;
-              sendEvent("test.done", {});
-            }
-            </script>
-            """))
+        journey.server.serve(
+            "/",
+            page(
+                title: "Round trip",
+                """
+                <script>
+                async function run() {
+                  var out = {};
+                  out.success = await request("test.success", { n: 1.5, s: "a/b \\"q\\" \\u00e9 \\u2028 <\\/script>", list: [1, null, true] });
+                  out.error = await request("test.error");
+                  out.cancelled = await request("test.cancelled");
+                  out.acknowledged = await request("test.acknowledged");
+                  out.query = await request("capability.query");
+                  out.document = await request("camera.document.capture");
+                  out.selfie = await request("camera.selfie.capture");
+                  out.unhandled = await request("test.unhandled");
+                  window.out = out;
+                  sendEvent("test.done", {});
+                }
+                </script>
+                """))
         await journey.open("/")
         journey.run("run()")
 
@@ -57,25 +61,44 @@ extension Scenarios {
         _ = await journey.inbox.next("test.done")
 
         let expectations: [(String, String, String)] = [
-            ("success", "[o.payload.status, o.payload.action, o.type, o.payload.data.echo.n, o.payload.data.echo.s, o.payload.data.echo.list]",
-             "[\"success\",\"test.success\",\"response\",1.5,\"a/b \\\"q\\\" é \u{2028} </script>\",[1,null,true]]"),
-            ("error", "[o.payload.status, o.payload.error]",
-             #"["error",{"code":"TEST_FAILED","message":"It failed","recoverable":true}]"#),
-            ("cancelled", "[o.payload.status, o.payload.data === undefined || o.payload.data === null]",
-             #"["cancelled",true]"#),
+            (
+                "success",
+                "[o.payload.status, o.payload.action, o.type, o.payload.data.echo.n, o.payload.data.echo.s, o.payload.data.echo.list]",
+                "[\"success\",\"test.success\",\"response\",1.5,\"a/b \\\"q\\\" é \u{2028} </script>\",[1,null,true]]"
+            ),
+            (
+                "error", "[o.payload.status, o.payload.error]",
+                #"["error",{"code":"TEST_FAILED","message":"It failed","recoverable":true}]"#
+            ),
+            (
+                "cancelled", "[o.payload.status, o.payload.data === undefined || o.payload.data === null]",
+                #"["cancelled",true]"#
+            ),
             ("acknowledged", "[o.payload.status, o.payload.data.estimatedDuration]", #"["acknowledged",5000]"#),
-            ("query", "[o.payload.status, o.payload.data.environment, o.payload.data.hostVersion, o.payload.data.capabilities['camera.document'].supported, o.payload.data.capabilities['test.success'].supported]",
-             #"["success","linux","9.9.9",true,true]"#),
-            ("document", "[o.payload.status, o.payload.data.imageBase64, o.payload.data.imageWidth, o.payload.data.imageHeight]",
-             #"["success","iVBORw==",2,3]"#),
-            ("selfie", "[o.payload.status, o.payload.error.code, o.payload.error.recoverable]",
-             #"["error","CAMERA_DENIED",true]"#),
-            ("unhandled", "[o.payload.status, o.payload.action, o.payload.error.code, o.payload.error.recoverable]",
-             #"["unsupported","test.unhandled","UNSUPPORTED_ACTION",false]"#),
+            (
+                "query",
+                "[o.payload.status, o.payload.data.environment, o.payload.data.hostVersion, o.payload.data.capabilities['camera.document'].supported, o.payload.data.capabilities['test.success'].supported]",
+                #"["success","linux","9.9.9",true,true]"#
+            ),
+            (
+                "document",
+                "[o.payload.status, o.payload.data.imageBase64, o.payload.data.imageWidth, o.payload.data.imageHeight]",
+                #"["success","iVBORw==",2,3]"#
+            ),
+            (
+                "selfie", "[o.payload.status, o.payload.error.code, o.payload.error.recoverable]",
+                #"["error","CAMERA_DENIED",true]"#
+            ),
+            (
+                "unhandled", "[o.payload.status, o.payload.action, o.payload.error.code, o.payload.error.recoverable]",
+                #"["unsupported","test.unhandled","UNSUPPORTED_ACTION",false]"#
+            ),
         ]
         for (name, projection, expected) in expectations {
-            let actual = await harness.evaluate("(function (o) { return \(projection); })(window.out.\(name))", in: journey.webView)
-            harness.check(actual == expected, "\(name) response reaches the page", "got \(actual ?? "nil"), want \(expected)")
+            let actual = await harness.evaluate(
+                "(function (o) { return \(projection); })(window.out.\(name))", in: journey.webView)
+            harness.check(
+                actual == expected, "\(name) response reaches the page", "got \(actual ?? "nil"), want \(expected)")
         }
         let matched = await harness.evaluate(
             "received.filter(function (m) { return m.type === 'response'; }).length", in: journey.webView)
@@ -96,7 +119,8 @@ extension Scenarios {
             "received.filter(function (m) { return m.type === 'event'; }).map(function (m) { return [m.payload.action, m.payload.data]; })",
             in: journey.webView)
         harness.check(
-            native?.contains(#"["host.ready",{"timestamp":"#) == true, "page received host.ready after load", native ?? "nil")
+            native?.contains(#"["host.ready",{"timestamp":"#) == true, "page received host.ready after load",
+            native ?? "nil")
         harness.check(
             native?.hasSuffix(#"["test.native",{"text":"héllo / world","n":7}]]"#) == true
                 || native?.hasSuffix(#"["test.native",{"n":7,"text":"héllo / world"}]]"#) == true,
@@ -126,24 +150,32 @@ extension Scenarios {
             ("null", "null"), ("undefined", "undefined"), ("truncated JSON", "'{\"version\": \"1.0\"'"),
             ("missing payload", "{ version: '1.0', correlationId: 'x', type: 'event', timestamp: 1 }"),
             ("unknown type", "envelope('shout', 'test.bad', {})"),
-            ("cyclic object", "(function () { var o = envelope('event', 'test.cyclic', {}); o.payload.data.self = o; return o; })()"),
+            (
+                "cyclic object",
+                "(function () { var o = envelope('event', 'test.cyclic', {}); o.payload.data.self = o; return o; })()"
+            ),
         ]
         let receivedBefore = journey.inbox.messages.count
         for (name, body) in garbage {
             host.clearError()
-            journey.run("window.thrown = null; try { post(\(body)); } catch (e) { window.thrown = String(e); } sendEvent('test.sync', {})")
+            journey.run(
+                "window.thrown = null; try { post(\(body)); } catch (e) { window.thrown = String(e); } sendEvent('test.sync', {})"
+            )
             _ = await journey.inbox.next("test.sync")
             harness.check(host.lastError != nil, "\(name) body sets lastError", "lastError is nil")
             if name == "cyclic object" || name == "undefined" {
-                harness.check(host.lastError?.contains("cannot be sent as JSON") == true,
+                harness.check(
+                    host.lastError?.contains("cannot be sent as JSON") == true,
                     "\(name) body reported as not serializable", host.lastError ?? "")
                 let thrown = await harness.evaluate("thrown", in: journey.webView)
-                harness.check(thrown?.contains("TypeError") == true, "\(name) body: postMessage throws", thrown ?? "nil")
+                harness.check(
+                    thrown?.contains("TypeError") == true, "\(name) body: postMessage throws", thrown ?? "nil")
             }
         }
         let received = journey.inbox.messages.count - receivedBefore
         harness.check(received == garbage.count, "only the sync events reached the host", "\(received)")
-        harness.check(!journey.inbox.messages.contains { $0.payload.action == "test.cyclic" || $0.payload.action == "test.bad" },
+        harness.check(
+            !journey.inbox.messages.contains { $0.payload.action == "test.cyclic" || $0.payload.action == "test.bad" },
             "no garbage message was accepted")
         journey.run("sendEvent('test.after', {})")
         _ = await journey.inbox.next("test.after")

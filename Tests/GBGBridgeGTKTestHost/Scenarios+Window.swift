@@ -4,7 +4,7 @@ import GBGBridge
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Scenarios {
@@ -26,12 +26,15 @@ extension Scenarios {
             }
             window.show()
         }
-        harness.check(failures.first?.url == "http://127.0.0.1:\(port)/", "failure reported with its URL",
+        harness.check(
+            failures.first?.url == "http://127.0.0.1:\(port)/", "failure reported with its URL",
             "\(failures)")
         harness.check(window.isShowingErrorPage, "error page shown")
         let visible = gtk_stack_get_visible_child_name(gbg_stack(gtk_widget_get_parent(gbg_widget(window.webView))))
-        harness.check(visible.map { String(cString: $0) } == "error", "the stack shows the error page, not the web view")
-        harness.check(window.errorPageHeading?.isEmpty == false, "error page has a heading",
+        harness.check(
+            visible.map { String(cString: $0) } == "error", "the stack shows the error page, not the web view")
+        harness.check(
+            window.errorPageHeading?.isEmpty == false, "error page has a heading",
             window.errorPageHeading ?? "nil")
         harness.check(loads == 0, "a failed load is not reported as finished (no host.ready)")
         await harness.pause(0.6)
@@ -45,14 +48,16 @@ extension Scenarios {
         }
 
         // A certificate failure lists the certificate's problems.
-        window.showErrorPage(for: JourneyLoadFailure(
-            url: "https://journey.example.test/start",
-            kind: .tls(problems: ["It was not issued by a trusted authority", "It has expired"]),
-            message: "The server's certificate is not trusted"))
+        window.showErrorPage(
+            for: JourneyLoadFailure(
+                url: "https://journey.example.test/start",
+                kind: .tls(problems: ["It was not issued by a trusted authority", "It has expired"]),
+                message: "The server's certificate is not trusted"))
         await harness.pause(0.5)
         let tlsPath = "/tmp/gbgbridge-gtk-error-page-tls.png"
         if (try? window.saveWindowImage(toPNG: tlsPath)) != nil { harness.note("TLS error page picture: \(tlsPath)") }
-        harness.check(window.errorPageHeading?.contains("identity") == true, "TLS failure heading",
+        harness.check(
+            window.errorPageHeading?.contains("identity") == true, "TLS failure heading",
             window.errorPageHeading ?? "nil")
 
         // Retrying against the same closed port fails again and keeps the page.
@@ -101,9 +106,11 @@ extension Scenarios {
         openContextMenu(journey)
         for _ in 0..<40 where seen == nil { await harness.pause(0.1) }
         harness.check(seen != nil, "the menu key asks for a context menu")
-        harness.check(seen.map { Set($0).isDisjoint(with: navigation) } ?? false,
+        harness.check(
+            seen.map { Set($0).isDisjoint(with: navigation) } ?? false,
             "no navigation items in the context menu", "\(seen ?? [])")
-        harness.check(seen?.contains(WEBKIT_CONTEXT_MENU_ACTION_INSPECT_ELEMENT.rawValue) == true,
+        harness.check(
+            seen?.contains(WEBKIT_CONTEXT_MENU_ACTION_INSPECT_ELEMENT.rawValue) == true,
             "other items stay", "\(seen ?? [])")
         harness.note("context menu actions: \(seen ?? [])")
 
@@ -116,10 +123,12 @@ extension Scenarios {
             webkit_context_menu_append(menu, webkit_context_menu_item_new_from_stock_action(action))
         }
         webkit_context_menu_append(menu, webkit_context_menu_item_new_separator())
-        webkit_context_menu_append(menu, webkit_context_menu_item_new_from_stock_action(WEBKIT_CONTEXT_MENU_ACTION_COPY))
+        webkit_context_menu_append(
+            menu, webkit_context_menu_item_new_from_stock_action(WEBKIT_CONTEXT_MENU_ACTION_COPY))
         BridgeJourneyWindow.removeNavigationItems(from: menu)
         let left = BridgeJourneyWindow.stockActions(of: menu)
-        harness.check(left == [WEBKIT_CONTEXT_MENU_ACTION_COPY.rawValue], "navigation items and the stray separator removed",
+        harness.check(
+            left == [WEBKIT_CONTEXT_MENU_ACTION_COPY.rawValue], "navigation items and the stray separator removed",
             "\(left)")
         g_object_unref(menu)
 
@@ -136,7 +145,8 @@ extension Scenarios {
             gtk_dialog_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
             await harness.pause(0.8)
             let readyAfter = journey.inbox.messages.filter { $0.payload.action == "test.pageReady" }.count
-            harness.check(journey.window.reloadConfirmationDialog == nil && readyAfter == readyBefore,
+            harness.check(
+                journey.window.reloadConfirmationDialog == nil && readyAfter == readyBefore,
                 "Cancel keeps the journey as it was", "\(readyBefore) -> \(readyAfter)")
             sendKey(to: window, keyval: guint(GDK_KEY_r), state: GDK_CONTROL_MASK)
             await harness.pause(0.3)
@@ -165,21 +175,27 @@ extension Scenarios {
     @MainActor
     static func kiosk(_ harness: Harness) async {
         let journey = Journey()
-        journey.server.serve("/", page(title: "Kiosk", """
-            <script>
-              window.before = { storage: localStorage.getItem('k'), cookie: document.cookie };
-              localStorage.setItem('k', '1');
-              document.cookie = 'c=1; max-age=9999; path=/';
-            </script>
-            """))
+        journey.server.serve(
+            "/",
+            page(
+                title: "Kiosk",
+                """
+                <script>
+                  window.before = { storage: localStorage.getItem('k'), cookie: document.cookie };
+                  localStorage.setItem('k', '1');
+                  document.cookie = 'c=1; max-age=9999; path=/';
+                </script>
+                """))
         await journey.open("/")
         let first = await harness.evaluate("before", in: journey.webView)
-        harness.check(first == #"{"storage":null,"cookie":""}"#, "a fresh window starts with empty storage", first ?? "nil")
+        harness.check(
+            first == #"{"storage":null,"cookie":""}"#, "a fresh window starts with empty storage", first ?? "nil")
         // Control: a plain reload keeps the storage, so the wipe below is what empties it.
         journey.run("location.reload()")
         _ = await journey.inbox.next("test.pageReady")
         let reloaded = await harness.evaluate("before", in: journey.webView)
-        harness.check(reloaded == #"{"storage":"1","cookie":"c=1"}"#, "a reload keeps storage and cookies", reloaded ?? "nil")
+        harness.check(
+            reloaded == #"{"storage":"1","cookie":"c=1"}"#, "a reload keeps storage and cookies", reloaded ?? "nil")
 
         let window = journey.window!
         window.developerExtrasEnabled = true
@@ -216,7 +232,8 @@ extension Scenarios {
         harness.check(resets == ["The journey was completed"], "the session was reset once", "\(resets)")
         harness.check(journey.host.pendingRequests.isEmpty, "no pending request survives the reset")
         let after = await harness.evaluate("before", in: journey.webView)
-        harness.check(after == #"{"storage":null,"cookie":""}"#, "the next journey starts with empty storage and no cookie",
+        harness.check(
+            after == #"{"storage":null,"cookie":""}"#, "the next journey starts with empty storage and no cookie",
             after ?? "nil")
         harness.check(window.sessionResetCount == 1, "reset counted")
 
@@ -224,14 +241,17 @@ extension Scenarios {
         webkit_web_view_terminate_web_process(journey.webView)
         _ = await journey.inbox.next("test.pageReady")
         await harness.pause(0.2)
-        harness.check(window.window != nil && window.sessionResetCount == 2, "a crash restarts the journey",
+        harness.check(
+            window.window != nil && window.sessionResetCount == 2, "a crash restarts the journey",
             "\(window.sessionResetCount)")
         harness.check(window.noticeText?.contains("started again") == true, "with a notice", window.noticeText ?? "nil")
 
         // The exit key closes it.
         let closed = await withCheckedContinuation { continuation in
             window.onClosed = { continuation.resume(returning: true) }
-            sendKey(to: window.window!, keyval: guint(GDK_KEY_q), state: GdkModifierType(rawValue: GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue))
+            sendKey(
+                to: window.window!, keyval: guint(GDK_KEY_q),
+                state: GdkModifierType(rawValue: GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue))
         }
         harness.check(closed && window.window == nil, "the exit key closes the kiosk window")
 
@@ -260,7 +280,9 @@ extension Scenarios {
         await journey.open("/")
         var sent: [String] = []
         journey.host.trafficObserver = { traffic in
-            if traffic.direction == .nativeToWeb, traffic.message.type == .event { sent.append(traffic.message.payload.action) }
+            if traffic.direction == .nativeToWeb, traffic.message.type == .event {
+                sent.append(traffic.message.payload.action)
+            }
         }
         let journeyWindow = journey.window.window!
         sendFocus(to: journeyWindow, focused: true)

@@ -97,7 +97,8 @@ enum Scenarios {
         /// Opens the window on `path` and waits until the page reported `load`.
         func open(_ path: String, allowedOrigins: [String] = []) async {
             window = BridgeJourneyWindow(
-                url: URL(string: server.url(path))!, host: host, allowedOrigins: allowedOrigins, width: 800, height: 600)
+                url: URL(string: server.url(path))!, host: host, allowedOrigins: allowedOrigins, width: 800, height: 600
+            )
             window.transport.openExternally = { [unowned self] in opened.append($0) }
             await withCheckedContinuation { continuation in
                 window.onLoadFinished = { [unowned self] in

@@ -2,7 +2,7 @@ import CWebKitGTK
 import GBGBridgeGTK
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Runs one scripted scenario against real WebKitGTK on the GLib main loop and
@@ -21,11 +21,13 @@ if scenario.needsDisplay, gtk_init_check(nil, nil) == 0 {
 }
 let loop = g_main_loop_new(nil, 0)!
 let harness = Harness(scenario: arguments[1], loop: loop)
-g_timeout_add_seconds(scenario.timeoutSeconds, { _ in
-    print("not ok - scenario timed out")
-    fflush(nil)
-    exit(1)
-}, nil)
+g_timeout_add_seconds(
+    scenario.timeoutSeconds,
+    { _ in
+        print("not ok - scenario timed out")
+        fflush(nil)
+        exit(1)
+    }, nil)
 Task { @MainActor in
     await scenario.body(harness)
     harness.finish()

@@ -7,7 +7,8 @@ import Testing
 struct OriginPolicyTests {
     @Test("serializes origins as pages see them")
     func origins() {
-        #expect(OriginPolicy.origin(ofURLString: "https://Journey.Example.com/path?q=1") == "https://journey.example.com")
+        #expect(
+            OriginPolicy.origin(ofURLString: "https://Journey.Example.com/path?q=1") == "https://journey.example.com")
         #expect(OriginPolicy.origin(ofURLString: "https://example.com:443/") == "https://example.com")
         #expect(OriginPolicy.origin(ofURLString: "http://127.0.0.1:8080/x") == "http://127.0.0.1:8080")
         #expect(OriginPolicy.origin(ofURLString: "file:///usr/share/gbgbridge-shell/demo/index.html") == "file://")
@@ -48,7 +49,9 @@ struct OriginPolicyTests {
 
     @Test("script string literals survive any text")
     func literals() {
-        #expect(BridgeScripts.javaScriptStringLiteral("a\"b\\c\n\u{2028}\u{2029}\u{1}é") == #""a\"b\\c\u000a\u2028\u2029\u0001é""#)
+        #expect(
+            BridgeScripts.javaScriptStringLiteral("a\"b\\c\n\u{2028}\u{2029}\u{1}é")
+                == #""a\"b\\c\u000a\u2028\u2029\u0001é""#)
         #expect(BridgeScripts.javaScriptStringLiteral("€ ok\u{2028}xx€") == #""€ ok\u2028xx€""#)
         #expect(BridgeScripts.javaScriptStringLiteral("") == #""""#)
         let long = String(repeating: "QUJD", count: 5000)
@@ -57,7 +60,8 @@ struct OriginPolicyTests {
 
     @Test("delivery scripts are one call with one array: the token, then object literals")
     func deliveryScript() {
-        let script = String(decoding: BridgeScripts.delivery(of: [#"{"a":"x\"y"}"#, "{}"], toDocument: "t-1"), as: UTF8.self)
+        let script = String(
+            decoding: BridgeScripts.delivery(of: [#"{"a":"x\"y"}"#, "{}"], toDocument: "t-1"), as: UTF8.self)
         #expect(script == #"__gbgBridgeDeliver(["t-1",{"a":"x\"y"},{}])"#)
     }
 
@@ -67,6 +71,9 @@ struct OriginPolicyTests {
             decoding: BridgeScripts.delivery(
                 of: [#"{"__proto__":{"x":1}}"#, #"{"a":"\u005f_proto__"}"#, #"{"b":"__prot"}"#], toDocument: "t"),
             as: UTF8.self)
-        #expect(script == #"__gbgBridgeDeliver(["t","{\"__proto__\":{\"x\":1}}","{\"a\":\"\\u005f_proto__\"}",{"b":"__prot"}])"#)
+        #expect(
+            script
+                == #"__gbgBridgeDeliver(["t","{\"__proto__\":{\"x\":1}}","{\"a\":\"\\u005f_proto__\"}",{"b":"__prot"}])"#
+        )
     }
 }

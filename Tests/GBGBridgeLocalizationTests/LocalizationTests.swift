@@ -37,7 +37,9 @@ struct LocalizationTests {
 
     @Test("language tags for --lang")
     func tags() {
-        for good in ["de", "fr-CA", "zh-Hant-TW", "de_DE", "es-419", "gsw"] { #expect(Localization.isLanguageTag(good), "\(good)") }
+        for good in ["de", "fr-CA", "zh-Hant-TW", "de_DE", "es-419", "gsw"] {
+            #expect(Localization.isLanguageTag(good), "\(good)")
+        }
         for bad in ["", "d", "deutsch", "de-", "de--DE", "fr CA", "123", "en-toolongsubtag", "*"] {
             #expect(!Localization.isLanguageTag(bad), "\(bad)")
         }

@@ -13,12 +13,15 @@ import Testing
         host.attach(transport: transport)
     }
 
-    private func expectRejected(_ text: String, mentioning expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRejected(
+        _ text: String, mentioning expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         host.clearError()
         host.receive(text: text)
         #expect(host.receivedMessages.isEmpty, sourceLocation: sourceLocation)
         #expect(host.lastError?.hasPrefix("Rejected a message from the page: ") == true, sourceLocation: sourceLocation)
-        #expect(host.lastError?.contains(expected) == true, "\(host.lastError ?? "nil")", sourceLocation: sourceLocation)
+        #expect(
+            host.lastError?.contains(expected) == true, "\(host.lastError ?? "nil")", sourceLocation: sourceLocation)
         host.receive(text: TestMessages.event("still.alive"))
         #expect(host.receivedMessages.count == 1, sourceLocation: sourceLocation)
         host.receivedMessages.removeAll()
@@ -49,7 +52,9 @@ import Testing
     }
 
     @Test func missingCorrelationId() {
-        expectRejected(#"{"version":"1.0","type":"request","timestamp":1,"payload":{"action":"a"}}"#, mentioning: "missing \"correlationId\"")
+        expectRejected(
+            #"{"version":"1.0","type":"request","timestamp":1,"payload":{"action":"a"}}"#,
+            mentioning: "missing \"correlationId\"")
     }
 
     @Test func tenMegabyteStringsAreAccepted() async {
@@ -76,7 +81,8 @@ import Testing
         #expect(host.receivedMessages.map(\.correlationId) == ["d127", "d128"])
         host.receivedMessages.removeAll()
         for depth in [129, 130, 512, 513, 50_000] {
-            expectRejected(deepMessage(totalDepth: depth), mentioning: "JSON nesting is deeper than the limit of 128 levels")
+            expectRejected(
+                deepMessage(totalDepth: depth), mentioning: "JSON nesting is deeper than the limit of 128 levels")
         }
     }
 

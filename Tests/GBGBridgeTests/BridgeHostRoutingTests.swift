@@ -5,10 +5,14 @@ import Testing
 final class RecordingDelegate: BridgeHostDelegate {
     var log: [String] = []
     func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
-        log.append("received \(message.payload.action) (stored: \(host.receivedMessages.last?.correlationId == message.correlationId))")
+        log.append(
+            "received \(message.payload.action) (stored: \(host.receivedMessages.last?.correlationId == message.correlationId))"
+        )
     }
     func bridgeHost(_ host: BridgeHost, unhandledRequest message: BridgeMessage) {
-        log.append("unhandled \(message.payload.action) (pending: \(host.pendingRequests.contains { $0.correlationId == message.correlationId }))")
+        log.append(
+            "unhandled \(message.payload.action) (pending: \(host.pendingRequests.contains { $0.correlationId == message.correlationId }))"
+        )
     }
 }
 
@@ -44,7 +48,8 @@ final class EchoHandler: BridgeCapabilityHandler {
 
     @Test func unhandledRequestIsStoredThenReportedThenPending() {
         host.receive(text: TestMessages.request("journey.complete", correlationId: "j1"))
-        #expect(delegate.log == ["received journey.complete (stored: true)", "unhandled journey.complete (pending: true)"])
+        #expect(
+            delegate.log == ["received journey.complete (stored: true)", "unhandled journey.complete (pending: true)"])
         #expect(host.pendingRequests.map(\.correlationId) == ["j1"])
         #expect(transport.deliveredJSON.isEmpty)
     }
@@ -108,7 +113,8 @@ final class EchoHandler: BridgeCapabilityHandler {
         #expect(response?.payload.status == .unsupported)
         #expect(
             response?.payload.error?.message
-                == "Selfie capture (camera.selfie) is turned off in this app at the moment, for example because no camera is connected.")
+                == "Selfie capture (camera.selfie) is turned off in this app at the moment, for example because no camera is connected."
+        )
         #expect(host.selfieCapture.buildCapabilityInfo() == BridgeCapabilityInfo(supported: false))
     }
 
@@ -145,7 +151,8 @@ final class EchoHandler: BridgeCapabilityHandler {
                 hostVersion: "1.0.0",
                 capabilities: [
                     "camera.document": BridgeCapabilityInfo(
-                        supported: true, version: "1.0", constraints: ["maxResolution": .number(4096)], permissionState: "granted"),
+                        supported: true, version: "1.0", constraints: ["maxResolution": .number(4096)],
+                        permissionState: "granted"),
                     "nfc.read": BridgeCapabilityInfo(supported: true),
                     "legacy.off": BridgeCapabilityInfo(supported: false),
                 ]))
@@ -164,7 +171,10 @@ final class EchoHandler: BridgeCapabilityHandler {
                 == [
                     "environment": "linux", "hostVersion": "1.0.0",
                     "capabilities": [
-                        "camera.document": ["supported": true, "version": "1.0", "permissionState": "granted", "constraints": ["maxResolution": 4096]],
+                        "camera.document": [
+                            "supported": true, "version": "1.0", "permissionState": "granted",
+                            "constraints": ["maxResolution": 4096],
+                        ],
                         "nfc.read": ["supported": true, "version": "1.0"],
                         "legacy.off": ["supported": false, "version": .null],
                     ],
@@ -175,7 +185,12 @@ final class EchoHandler: BridgeCapabilityHandler {
         let handler = CapabilityQueryHandler(capabilities: { ["a": true, "b": false] }, hostVersion: "9")
         #expect(
             handler.responseData()
-                == ["environment": "linux", "hostVersion": "9", "capabilities": ["a": ["supported": true, "version": "1.0"], "b": ["supported": false, "version": .null]]])
+                == [
+                    "environment": "linux", "hostVersion": "9",
+                    "capabilities": [
+                        "a": ["supported": true, "version": "1.0"], "b": ["supported": false, "version": .null],
+                    ],
+                ])
         host.unregister(action: "capability.query")
         host.register(handler: handler)
         let response = await answer(to: "capability.query")

@@ -32,7 +32,9 @@ import Testing
         #expect(message.payload.action == "camera.document.capture")
         #expect(message.payload.data == [:])
         #expect(message.payload.status == .error)
-        #expect(message.payload.error == BridgeErrorPayload(code: "CAMERA_DENIED", message: "User denied camera access", recoverable: true))
+        #expect(
+            message.payload.error
+                == BridgeErrorPayload(code: "CAMERA_DENIED", message: "User denied camera access", recoverable: true))
     }
 
     @Test func reencodesTheEnvelopeExampleToTheSameJSONValue() throws {
@@ -43,7 +45,8 @@ import Testing
     @Test func encodesKeysInEnvelopeOrderAndOmitsAbsentFields() throws {
         let message = BridgeMessage(
             version: "1.0", correlationId: "c-1", type: .request, timestamp: 1_700_000_000_000,
-            payload: BridgePayload(action: "nfc.read", data: ["width": .number(1920), "b": .string("x/y")], status: nil, error: nil))
+            payload: BridgePayload(
+                action: "nfc.read", data: ["width": .number(1920), "b": .string("x/y")], status: nil, error: nil))
         #expect(
             try message.jsonText()
                 == #"{"version":"1.0","correlationId":"c-1","type":"request","timestamp":1700000000000,"payload":{"action":"nfc.read","data":{"b":"x/y","width":1920}}}"#
@@ -67,7 +70,8 @@ import Testing
 
     @Test func nullOptionalFieldsDecodeAsAbsent() throws {
         let message = try BridgeMessage(
-            json: #"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":{"action":"a","data":null,"status":null,"error":null},"extra":[1]}"#
+            json:
+                #"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":{"action":"a","data":null,"status":null,"error":null},"extra":[1]}"#
         )
         #expect(message.payload.data == nil)
         #expect(message.payload.status == nil)
@@ -79,18 +83,48 @@ import Testing
         (#""text""#, "must be a JSON object"),
         (#"{"correlationId":"c","type":"request","timestamp":1,"payload":{"action":"a"}}"#, "missing \"version\""),
         (#"{"version":"1.0","type":"request","timestamp":1,"payload":{"action":"a"}}"#, "missing \"correlationId\""),
-        (#"{"version":"1.0","correlationId":7,"type":"request","timestamp":1,"payload":{"action":"a"}}"#, "\"correlationId\" in the message must be a string"),
-        (#"{"version":"1.0","correlationId":"c","type":"query","timestamp":1,"payload":{"action":"a"}}"#, "unknown message type \"query\""),
+        (
+            #"{"version":"1.0","correlationId":7,"type":"request","timestamp":1,"payload":{"action":"a"}}"#,
+            "\"correlationId\" in the message must be a string"
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"query","timestamp":1,"payload":{"action":"a"}}"#,
+            "unknown message type \"query\""
+        ),
         (#"{"version":"1.0","correlationId":"c","type":"request","payload":{"action":"a"}}"#, "missing \"timestamp\""),
-        (#"{"version":"1.0","correlationId":"c","type":"request","timestamp":"1","payload":{"action":"a"}}"#, "\"timestamp\" must be a number"),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"request","timestamp":"1","payload":{"action":"a"}}"#,
+            "\"timestamp\" must be a number"
+        ),
         (#"{"version":"1.0","correlationId":"c","type":"request","timestamp":1}"#, "missing \"payload\""),
-        (#"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":[]}"#, "\"payload\" must be an object"),
-        (#"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":{}}"#, "missing \"action\" in the payload"),
-        (#"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":{"action":"a","data":[1]}}"#, "\"payload.data\" must be an object or null"),
-        (#"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","status":"done"}}"#, "unknown status \"done\""),
-        (#"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","status":1}}"#, "\"payload.status\" must be a string or null"),
-        (#"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","error":{"code":"X","message":"m"}}}"#, "\"payload.error.recoverable\" must be true or false"),
-        (#"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","error":"bad"}}"#, "\"payload.error\" must be an object or null"),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":[]}"#,
+            "\"payload\" must be an object"
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":{}}"#,
+            "missing \"action\" in the payload"
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"request","timestamp":1,"payload":{"action":"a","data":[1]}}"#,
+            "\"payload.data\" must be an object or null"
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","status":"done"}}"#,
+            "unknown status \"done\""
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","status":1}}"#,
+            "\"payload.status\" must be a string or null"
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","error":{"code":"X","message":"m"}}}"#,
+            "\"payload.error.recoverable\" must be true or false"
+        ),
+        (
+            #"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","error":"bad"}}"#,
+            "\"payload.error\" must be an object or null"
+        ),
     ])
     func rejectsWrongShapesWithAClearMessage(json: String, expected: String) {
         do {

@@ -72,7 +72,8 @@ import Testing
     }
 
     @Test func otherStringsKeepTheReplacementCharacter() throws {
-        let text = #"{"version":"1.0","correlationId":"c-1","type":"event","timestamp":1,"payload":{"action":"a\ud800","data":{"correlationId":"\udc00","s":"x\ud800y"}}}"#
+        let text =
+            #"{"version":"1.0","correlationId":"c-1","type":"event","timestamp":1,"payload":{"action":"a\ud800","data":{"correlationId":"\udc00","s":"x\ud800y"}}}"#
         host.receive(text: text)
         #expect(host.lastError == nil)
         let message = try #require(host.receivedMessages.first)
@@ -81,19 +82,24 @@ import Testing
     }
 
     @Test func laterDuplicateCorrelationIdDecides() {
-        let cleanLast = #"{"version":"1.0","correlationId":"\ud800","correlationId":"fine","type":"event","timestamp":1,"payload":{"action":"a"}}"#
+        let cleanLast =
+            #"{"version":"1.0","correlationId":"\ud800","correlationId":"fine","type":"event","timestamp":1,"payload":{"action":"a"}}"#
         host.receive(text: cleanLast)
         #expect(host.lastError == nil)
         #expect(host.receivedMessages.map(\.correlationId) == ["fine"])
 
-        let loneLast = #"{"version":"1.0","correlationId":"fine","correlationId":"\ud800","type":"event","timestamp":1,"payload":{"action":"a"}}"#
+        let loneLast =
+            #"{"version":"1.0","correlationId":"fine","correlationId":"\ud800","type":"event","timestamp":1,"payload":{"action":"a"}}"#
         host.receive(text: loneLast)
         #expect(host.lastError?.contains("lone UTF-16 surrogate (\\uD800)") == true)
         #expect(host.receivedMessages.count == 1)
     }
 
     @Test func escapedKeyIsStillTheCorrelationId() {
-        host.receive(text: #"{"version":"1.0","correlation\u0049d":"\udc01","type":"event","timestamp":1,"payload":{"action":"a"}}"#)
+        host.receive(
+            text:
+                #"{"version":"1.0","correlation\u0049d":"\udc01","type":"event","timestamp":1,"payload":{"action":"a"}}"#
+        )
         #expect(host.lastError?.contains("(\\uDC01)") == true)
         #expect(host.receivedMessages.isEmpty)
     }
@@ -101,21 +107,25 @@ import Testing
     @Test func onlyTheEnvelopeIdIsChecked() {
         // Nested ids with lone surrogates, strings holding quotes and brackets before the
         // real id, and a real U+FFFD in the id: all accepted.
-        let text = #"{"payload":{"action":"a","data":{"correlationId":"\ud800","x":["]}\"{",{"y":"\udc00"}]}},"version":"1.0\"}]","type":"event","timestamp":-1.5e3,"correlationId":"ok-\ufffd-\ud83d\ude00"}"#
+        let text =
+            #"{"payload":{"action":"a","data":{"correlationId":"\ud800","x":["]}\"{",{"y":"\udc00"}]}},"version":"1.0\"}]","type":"event","timestamp":-1.5e3,"correlationId":"ok-\ufffd-\ud83d\ude00"}"#
         host.receive(text: text)
         #expect(host.lastError == nil)
         #expect(host.receivedMessages.first?.correlationId == "ok-\u{FFFD}-😀")
     }
 
     @Test func realReplacementCharacterNextToALoneSurrogateElsewhere() {
-        let text = #"{"version":"1.0","correlationId":"\ufffd","type":"event","timestamp":1,"payload":{"action":"\ud800"}}"#
+        let text =
+            #"{"version":"1.0","correlationId":"\ufffd","type":"event","timestamp":1,"payload":{"action":"\ud800"}}"#
         host.receive(text: text)
         #expect(host.lastError == nil)
         #expect(host.receivedMessages.first?.payload.action == "\u{FFFD}")
     }
 
     @Test func wrongTypeIsReportedBeforeSurrogates() {
-        host.receive(text: #"{"version":"1.0","correlationId":["\ud800"],"type":"event","timestamp":1,"payload":{"action":"a"}}"#)
+        host.receive(
+            text: #"{"version":"1.0","correlationId":["\ud800"],"type":"event","timestamp":1,"payload":{"action":"a"}}"#
+        )
         #expect(host.lastError?.contains("\"correlationId\" in the message must be a string") == true)
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {
-        let value = try JSONValue(parsing: #" {"s":"hi","n":-12.5e1,"t":true,"f":false,"z":null,"a":[1,[],{}],"o":{"k":"v"}} "#)
+        let value = try JSONValue(
+            parsing: #" {"s":"hi","n":-12.5e1,"t":true,"f":false,"z":null,"a":[1,[],{}],"o":{"k":"v"}} "#)
         #expect(
             value
                 == .object([

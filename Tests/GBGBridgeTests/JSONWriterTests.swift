@@ -32,13 +32,16 @@ import Testing
     }
 
     @Test func sortsObjectKeysForDeterministicOutput() throws {
-        let value: JSONValue = .object(["b": .number(1), "a": .object(["z": .null, "y": .bool(false)]), "c": .array([])])
+        let value: JSONValue = .object([
+            "b": .number(1), "a": .object(["z": .null, "y": .bool(false)]), "c": .array([]),
+        ])
         #expect(try value.jsonText() == #"{"a":{"y":false,"z":null},"b":1,"c":[]}"#)
         #expect(try value.jsonText() == (try value.jsonText()))
     }
 
     @Test func escapesOnlyWhatJSONAndJavaScriptNeed() throws {
-        let text = try JSONValue.string("a/b \"q\" \\ \n\r\t\u{8}\u{c}\u{1}\u{1f} é 😀 \u{2028}\u{2029} \u{7f}").jsonText()
+        let text = try JSONValue.string("a/b \"q\" \\ \n\r\t\u{8}\u{c}\u{1}\u{1f} é 😀 \u{2028}\u{2029} \u{7f}")
+            .jsonText()
         #expect(text == #""a/b \"q\" \\ \n\r\t\b\f\u0001\u001f é 😀 \u2028\u2029 "# + "\u{7f}\"")
     }
 

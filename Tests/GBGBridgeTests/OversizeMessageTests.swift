@@ -25,7 +25,8 @@ private let byteCountTable: [(Int, String)] = [
         host.reportOversizeMessage(bytes: 96 * 1_048_576, correlationId: "req-7")
         #expect(
             host.lastError
-                == "Rejected a message from the page: The message is 96 MiB, over the 64 MiB limit (correlationId \"req-7\")")
+                == "Rejected a message from the page: The message is 96 MiB, over the 64 MiB limit (correlationId \"req-7\")"
+        )
         #expect(host.receivedMessages.isEmpty)
     }
 
@@ -33,7 +34,8 @@ private let byteCountTable: [(Int, String)] = [
         host.reportOversizeMessage(bytes: 64 * 1_048_576 + 1)
         #expect(
             host.lastError
-                == "Rejected a message from the page: The message is 64.0 MiB (67108865 bytes), over the 64 MiB limit (67108864 bytes)")
+                == "Rejected a message from the page: The message is 64.0 MiB (67108865 bytes), over the 64 MiB limit (67108864 bytes)"
+        )
     }
 
     @Test func longCorrelationIdIsClipped() {
@@ -49,7 +51,8 @@ private let byteCountTable: [(Int, String)] = [
         #expect(host.receivedMessages.isEmpty)
         #expect(
             host.lastError
-                == "Rejected a message from the page: The message is \(BridgeHost.readableByteCount(text.utf8.count)), over the 1 KiB limit")
+                == "Rejected a message from the page: The message is \(BridgeHost.readableByteCount(text.utf8.count)), over the 1 KiB limit"
+        )
         host.clearError()
         host.receive(bytes: Array(text.utf8))
         #expect(host.receivedMessages.isEmpty)
@@ -68,7 +71,9 @@ private let byteCountTable: [(Int, String)] = [
 
     @Test func pageTextInErrorsIsClipped() {
         let type = String(repeating: "t", count: 1_000_000)
-        host.receive(text: #"{"version":"1.0","correlationId":"c","type":""# + type + #"","timestamp":1,"payload":{"action":"a"}}"#)
+        host.receive(
+            text: #"{"version":"1.0","correlationId":"c","type":""# + type
+                + #"","timestamp":1,"payload":{"action":"a"}}"#)
         #expect((host.lastError?.utf8.count ?? .max) < 300)
         #expect(host.lastError?.contains("unknown message type \"ttt") == true)
     }

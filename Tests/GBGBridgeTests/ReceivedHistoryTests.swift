@@ -60,7 +60,8 @@ import Testing
 
     @Test func summaryKeepsStatusAndError() throws {
         host.limits.maxRetainedMessageBytes = 512
-        let text = #"{"version":"1.0","correlationId":"r-9","type":"response","timestamp":5,"payload":{"action":"x.y","status":"error","error":{"code":"E","message":"bad","recoverable":false},"data":{"pad":""#
+        let text =
+            #"{"version":"1.0","correlationId":"r-9","type":"response","timestamp":5,"payload":{"action":"x.y","status":"error","error":{"code":"E","message":"bad","recoverable":false},"data":{"pad":""#
             + String(repeating: "p", count: 1000) + #""}}}"#
         host.receive(text: text)
         let entry = try #require(host.receivedMessages.first)
@@ -96,7 +97,9 @@ import Testing
     @Test func thirtyLargeRequestsLeaveASmallHistory() {
         let blob = JSONValue.string(String(repeating: "B", count: 1024 * 1024))
         for index in 0..<30 {
-            host.receive(text: TestMessages.request("upload", correlationId: "u\(index)", data: ["blob": blob, "i": .number(Double(index))]))
+            host.receive(
+                text: TestMessages.request(
+                    "upload", correlationId: "u\(index)", data: ["blob": blob, "i": .number(Double(index))]))
         }
         #expect(host.lastError == nil)
         #expect(host.receivedMessages.count == 30)

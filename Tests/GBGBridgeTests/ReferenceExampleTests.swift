@@ -14,7 +14,9 @@ import Testing
         host.attach(transport: transport)
     }
 
-    private func sendRequest(_ action: String, id: String = "req-1", data: [String: JSONValue]? = nil) async -> JSONValue {
+    private func sendRequest(_ action: String, id: String = "req-1", data: [String: JSONValue]? = nil) async
+        -> JSONValue
+    {
         let before = transport.deliveredJSON.count
         host.receive(text: TestMessages.request(action, correlationId: id, data: data))
         await transport.waitForDeliveries(before + 1)
@@ -22,7 +24,9 @@ import Testing
     }
 
     private func payload(_ response: JSONValue) -> [String: JSONValue] {
-        guard case .object(let envelope) = response, case .object(let payload)? = envelope["payload"] else { return [:] }
+        guard case .object(let envelope) = response, case .object(let payload)? = envelope["payload"] else {
+            return [:]
+        }
         return payload
     }
 
@@ -67,7 +71,9 @@ import Testing
                 }
                 """)
         #expect(payload(response)["data"] == expected)
-        guard case .object(let data)? = payload(response)["data"], case .object(let capabilities)? = data["capabilities"] else {
+        guard case .object(let data)? = payload(response)["data"],
+            case .object(let capabilities)? = data["capabilities"]
+        else {
             Issue.record("no capabilities")
             return
         }
@@ -101,7 +107,9 @@ import Testing
 
     @Test func documentResultOfTheAPIReference() async throws {
         let image = Data([0x89, 0x50, 0x4E, 0x47, 0xFF, 0xFE])
-        host.documentCapture.handler = { _ in .document(DocumentCaptureResult(imageData: image, width: 1920, height: 1080)) }
+        host.documentCapture.handler = { _ in
+            .document(DocumentCaptureResult(imageData: image, width: 1920, height: 1080))
+        }
         let response = await sendRequest("camera.document.capture")
         let expected = try JSONValue(
             parsing: """
@@ -122,7 +130,9 @@ import Testing
         let sealed = Data([1, 2, 3])
         let plain = Data([4, 5, 6, 7])
         host.selfieCapture.handler = { _ in
-            .selfie(SelfieCaptureResult(previewImageData: preview, width: 640, height: 480, encryptedBlob: sealed, unencryptedBlob: plain))
+            .selfie(
+                SelfieCaptureResult(
+                    previewImageData: preview, width: 640, height: 480, encryptedBlob: sealed, unencryptedBlob: plain))
         }
         let response = await sendRequest("camera.selfie.capture")
         let expected = try JSONValue(
@@ -140,23 +150,40 @@ import Testing
     }
 
     @Test func failedCaptureBecomesAnErrorResponse() async throws {
-        host.documentCapture.handler = { _ in .failed(code: "CAMERA_DENIED", message: "Permission denied", recoverable: true) }
+        host.documentCapture.handler = { _ in
+            .failed(code: "CAMERA_DENIED", message: "Permission denied", recoverable: true)
+        }
         let response = await sendRequest("camera.document.capture")
         let expected = try JSONValue(
-            parsing: #"{"action":"camera.document.capture","status":"error","error":{"code":"CAMERA_DENIED","message":"Permission denied","recoverable":true}}"#
+            parsing:
+                #"{"action":"camera.document.capture","status":"error","error":{"code":"CAMERA_DENIED","message":"Permission denied","recoverable":true}}"#
         )
         #expect(JSONValue.object(payload(response)) == expected)
     }
 
     @Test(arguments: [
-        ("success", BridgeResponseStatus.success, #"{"imageBase64":"...","width":1920,"height":1080}"# as String?, nil as String?),
-        ("error", .error, nil, #"{"code":"PERMISSION_DENIED","message":"Camera permission was denied by the user","recoverable":true}"#),
+        (
+            "success", BridgeResponseStatus.success, #"{"imageBase64":"...","width":1920,"height":1080}"# as String?,
+            nil as String?
+        ),
+        (
+            "error", .error, nil,
+            #"{"code":"PERMISSION_DENIED","message":"Camera permission was denied by the user","recoverable":true}"#
+        ),
         ("cancelled", .cancelled, nil, nil),
-        ("unsupported", .unsupported, nil, #"{"code":"NOT_AVAILABLE","message":"NFC is not available on this device","recoverable":false}"#),
+        (
+            "unsupported", .unsupported, nil,
+            #"{"code":"NOT_AVAILABLE","message":"NFC is not available on this device","recoverable":false}"#
+        ),
         ("acknowledged", .acknowledged, #"{"estimatedDuration":5000}"#, nil),
-        ("capability", .unsupported, nil, #"{"code":"CAPABILITY_UNAVAILABLE","message":"NFC is not available on this device","recoverable":false}"#),
+        (
+            "capability", .unsupported, nil,
+            #"{"code":"CAPABILITY_UNAVAILABLE","message":"NFC is not available on this device","recoverable":false}"#
+        ),
     ])
-    func responsePatternsOfTheMessagingGuide(name: String, status: BridgeResponseStatus, data: String?, error: String?) async throws {
+    func responsePatternsOfTheMessagingGuide(name: String, status: BridgeResponseStatus, data: String?, error: String?)
+        async throws
+    {
         let dataValue = try data.map { try JSONValue(parsing: $0) }
         let errorValue = try error.map { try JSONValue(parsing: $0) }
         var dataObject: [String: JSONValue]?
@@ -188,14 +215,16 @@ import Testing
                 host.respond(
                     to: message.correlationId, status: .unsupported,
                     error: BridgeErrorPayload(
-                        code: "UNSUPPORTED_ACTION", message: "Action '\(message.payload.action)' is not supported", recoverable: false))
+                        code: "UNSUPPORTED_ACTION", message: "Action '\(message.payload.action)' is not supported",
+                        recoverable: false))
             }
         }
         let coordinator = Coordinator()
         host.delegate = coordinator
         let response = await sendRequest("journey.unknown")
         let expected = try JSONValue(
-            parsing: #"{"action":"journey.unknown","status":"unsupported","error":{"code":"UNSUPPORTED_ACTION","message":"Action 'journey.unknown' is not supported","recoverable":false}}"#
+            parsing:
+                #"{"action":"journey.unknown","status":"unsupported","error":{"code":"UNSUPPORTED_ACTION","message":"Action 'journey.unknown' is not supported","recoverable":false}}"#
         )
         #expect(JSONValue.object(payload(response)) == expected)
         #expect(host.pendingRequests.isEmpty)

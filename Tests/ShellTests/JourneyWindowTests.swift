@@ -11,7 +11,9 @@ struct JourneyWindowTests {
 
     // MARK: Privacy
 
-    @Test("by default nothing of the journey survives the run: the second run sees no storage or cookie, and nothing is written under HOME or the XDG folders")
+    @Test(
+        "by default nothing of the journey survives the run: the second run sees no storage or cookie, and nothing is written under HOME or the XDG folders"
+    )
     func ephemeralByDefault() throws {
         let server = try StorageServer()
         defer { server.stop() }
@@ -154,7 +156,9 @@ struct JourneyWindowTests {
         #expect(run.status == 1, "stderr: \(run.stderr)")
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("could not load the journey") }
         #expect(lines.count == 1, "\(run.stderr)")
-        #expect(lines.first?.hasPrefix("gbgbridge-shell: error: could not load the journey \(url): ") == true, "\(run.stderr)")
+        #expect(
+            lines.first?.hasPrefix("gbgbridge-shell: error: could not load the journey \(url): ") == true,
+            "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(Date().timeIntervalSince(started) < 30)
     }
@@ -191,7 +195,10 @@ struct JourneyWindowTests {
             (["--kiosk", "--idle-reset", "1"], "--idle-reset must be at least 5 seconds"),
             (["--trust-certificate", "/etc/hostname"], "takes HOST=PEM"),
             (["--trust-certificate", "journey.test=/nonexistent/cert.pem"], "no such file"),
-            (["--trust-certificate", "journey.test=" + ShellRun.fixture("journey-basic.html")], "not a readable PEM certificate"),
+            (
+                ["--trust-certificate", "journey.test=" + ShellRun.fixture("journey-basic.html")],
+                "not a readable PEM certificate"
+            ),
             (["--trust-certificate", "https://journey.test=/etc/hostname"], "is not a host name"),
         ] as [([String], String)])
     func badWindowOptions(arguments: [String], message: String) throws {
@@ -230,8 +237,12 @@ struct JourneyWindowTests {
             ["/bin/sh", "-c", script], scratch: scratch,
             environment: ["SHELL_BINARY": ShellRun.binary, "JOURNEY": ShellRun.fixture("journey-silent.html")],
             direct: true)
-        #expect(run.stdout.contains(#"WM_CLASS(STRING) = "io.gbgbridge.Shell", "io.gbgbridge.Shell""#), "\(run.stdout)\n\(run.stderr)")
-        #expect(run.stdout.contains(#"_NET_WM_NAME(UTF8_STRING) = "Fixture: silent journey – GBG Bridge""#), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(#"WM_CLASS(STRING) = "io.gbgbridge.Shell", "io.gbgbridge.Shell""#),
+            "\(run.stdout)\n\(run.stderr)")
+        #expect(
+            run.stdout.contains(#"_NET_WM_NAME(UTF8_STRING) = "Fixture: silent journey – GBG Bridge""#), "\(run.stdout)"
+        )
         #expect(run.stdout.contains("_NET_WM_ICON(CARDINAL) = "), "no icon: \(run.stdout)")
         // GTK's own client-leader window too, not the "Io.gbgbridge.Shell" it would derive.
         #expect(!run.stdout.contains("Io.gbgbridge.Shell"), "\(run.stdout)")

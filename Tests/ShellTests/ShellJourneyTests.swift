@@ -60,7 +60,8 @@ struct ShellJourneyTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("/dev/video9") }
         #expect(lines.count == 1, "stderr: \(run.stderr)")
-        #expect(lines.first?.contains("--camera test-pattern") == true && lines.first?.contains("--camera auto") == true)
+        #expect(
+            lines.first?.contains("--camera test-pattern") == true && lines.first?.contains("--camera auto") == true)
         let result = try run.resultObject()
         for step in ["document", "selfie"] {
             let answer = object(result[step])

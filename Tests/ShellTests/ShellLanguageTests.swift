@@ -26,7 +26,9 @@ struct ShellLanguageTests {
             "error: tiempo agotado tras 1 s esperando a que termine el proceso"
         ),
     ]
-    static let englishWords = ["must", "number", "seconds", "above", "most", "week", "timed", "waiting", "journey", "finish"]
+    static let englishWords = [
+        "must", "number", "seconds", "above", "most", "week", "timed", "waiting", "journey", "finish",
+    ]
 
     init() throws {
         try Catalogues.build()
@@ -120,7 +122,8 @@ struct ShellLanguageTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let result = try run.resultObject()
         return Offered(
-            acceptLanguage: result["acceptLanguage"] as? String ?? "", languages: result["languages"] as? [String] ?? [])
+            acceptLanguage: result["acceptLanguage"] as? String ?? "", languages: result["languages"] as? [String] ?? []
+        )
     }
 }
 

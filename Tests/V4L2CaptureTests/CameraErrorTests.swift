@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import V4L2Capture
 
 @Suite struct CameraErrorTests {

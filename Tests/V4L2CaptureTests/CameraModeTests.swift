@@ -1,4 +1,5 @@
 import Testing
+
 @testable import V4L2Capture
 
 @Suite("Camera mode choice")
@@ -36,7 +37,9 @@ struct CameraModeTests {
                     size(4096, 3072, [30]), size(3840, 2160, [8]), size(2592, 1944, [15]), size(1920, 1080, [30]),
                 ])
         ]
-        #expect(CameraMode.best(for: .document, among: camera) == CameraMode(width: 2592, height: 1944, frameRate: FrameRate(numerator: 15)))
+        #expect(
+            CameraMode.best(for: .document, among: camera)
+                == CameraMode(width: 2592, height: 1944, frameRate: FrameRate(numerator: 15)))
     }
 
     @Test func nearlyFifteenCounts() {
@@ -52,7 +55,9 @@ struct CameraModeTests {
     }
 
     @Test func selfiesTakeTheSizeClosestTo720p() {
-        #expect(CameraMode.best(for: .selfie, among: webcam) == CameraMode(width: 1280, height: 720, frameRate: FrameRate(numerator: 30)))
+        #expect(
+            CameraMode.best(for: .selfie, among: webcam)
+                == CameraMode(width: 1280, height: 720, frameRate: FrameRate(numerator: 30)))
         let noHD = [
             CameraFormat(
                 pixelFormat: .yuyv, description: "YUYV", isCompressed: false, isEmulated: false,

@@ -1,5 +1,5 @@
-import Glibc
 import GBGBridgeTestSupport
+import Glibc
 import Testing
 import V4L2Capture
 
@@ -33,7 +33,9 @@ enum CameraVM {
     /// Sets a vivid control (fault injection) with `v4l2-ctl`, as a user would.
     static func setControl(_ name: String, _ value: Int = 1, on device: String) throws {
         let status = run(["v4l2-ctl", "-d", device, "-c", "\(name)=\(value)"])
-        guard status == 0 else { throw ControlFailed(command: "v4l2-ctl -d \(device) -c \(name)=\(value)", status: status) }
+        guard status == 0 else {
+            throw ControlFailed(command: "v4l2-ctl -d \(device) -c \(name)=\(value)", status: status)
+        }
     }
 
     struct ControlFailed: Error, CustomStringConvertible {
@@ -63,7 +65,9 @@ enum CameraVM {
     static func write(_ bytes: [UInt8], to path: String) throws {
         guard let file = fopen(path, "wb") else { throw ControlFailed(command: "fopen \(path)", status: errno) }
         defer { fclose(file) }
-        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw ControlFailed(command: "fwrite \(path)", status: errno) }
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
+            throw ControlFailed(command: "fwrite \(path)", status: errno)
+        }
     }
 
     /// Collects the next `count` frames of a stream.

@@ -19,9 +19,13 @@ enum ColourBars {
         for (index, bar) in bars.enumerated() {
             let pixel = frame.rgb(x: index * barWidth + barWidth / 2, y: frame.height / 2)
             let observed = (pixel.red > 128, pixel.green > 128, pixel.blue > 128)
-            #expect(observed == (bar.red, bar.green, bar.blue), "bar \(index) should be \(bar.name), got \(pixel)", sourceLocation: sourceLocation)
+            #expect(
+                observed == (bar.red, bar.green, bar.blue), "bar \(index) should be \(bar.name), got \(pixel)",
+                sourceLocation: sourceLocation)
             for channel in [pixel.red, pixel.green, pixel.blue] {
-                #expect(channel < 40 || (150...230).contains(channel), "bar \(bar.name) is not a 75% level: \(pixel)", sourceLocation: sourceLocation)
+                #expect(
+                    channel < 40 || (150...230).contains(channel), "bar \(bar.name) is not a 75% level: \(pixel)",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -65,7 +69,9 @@ enum ColourBars {
     }
 
     private static func yuv(_ pixels: [UInt8], at x: Int) -> (UInt8, UInt8, UInt8) {
-        let r = Double(pixels[x * 3]), g = Double(pixels[x * 3 + 1]), b = Double(pixels[x * 3 + 2])
+        let r = Double(pixels[x * 3])
+        let g = Double(pixels[x * 3 + 1])
+        let b = Double(pixels[x * 3 + 2])
         let y = 16 + 0.257 * r + 0.504 * g + 0.098 * b
         let u = 128 - 0.148 * r - 0.291 * g + 0.439 * b
         let v = 128 + 0.439 * r - 0.368 * g - 0.071 * b

@@ -15,7 +15,8 @@ struct LoopbackCameraTests {
         #expect(device.formats.filter { !$0.isEmulated }.map(\.pixelFormat) == [.yuyv])
         #expect(device.formats.contains { $0.pixelFormat == .rgb24 && $0.isEmulated })
 
-        let stream = try await CameraStream.open(path: CameraVM.yuyvLoopback, request: CameraStreamRequest(width: 640, height: 360))
+        let stream = try await CameraStream.open(
+            path: CameraVM.yuyvLoopback, request: CameraStreamRequest(width: 640, height: 360))
         let frames = try await CameraVM.frames(2, from: stream)
         await stream.close()
         await feeder.stop()
@@ -25,7 +26,8 @@ struct LoopbackCameraTests {
     }
 
     @Test func decodesAnMJPEGOnlyCameraToRGBAtHD() async throws {
-        let ppm = "/tmp/camera-bars-\(getpid()).ppm", jpeg = "/tmp/camera-bars-\(getpid()).jpg"
+        let ppm = "/tmp/camera-bars-\(getpid()).ppm"
+        let jpeg = "/tmp/camera-bars-\(getpid()).jpg"
         try CameraVM.write(ColourBars.ppm(width: 1280, height: 720), to: ppm)
         #expect(CameraVM.run(["cjpeg", "-quality", "90", "-outfile", jpeg, ppm]) == 0)
         let feeder = try LoopbackFeeder(
@@ -37,7 +39,8 @@ struct LoopbackCameraTests {
         #expect(native.map(\.pixelFormat) == [.mjpeg])
         #expect(native.first?.isCompressed == true)
 
-        let stream = try await CameraStream.open(path: CameraVM.mjpegLoopback, request: CameraStreamRequest(width: 1280, height: 720))
+        let stream = try await CameraStream.open(
+            path: CameraVM.mjpegLoopback, request: CameraStreamRequest(width: 1280, height: 720))
         let frames = try await CameraVM.frames(2, from: stream)
         await stream.close()
         await feeder.stop()

@@ -60,10 +60,12 @@ struct VividCameraTests {
     }
 
     @Test func secondOpenerGetsBusy() async throws {
-        let holder = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
+        let holder = try await CameraStream.open(
+            path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
         _ = try await CameraVM.frames(1, from: holder)
         do {
-            let intruder = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
+            let intruder = try await CameraStream.open(
+                path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
             await intruder.close()
             Issue.record("a second opener should get EBUSY")
         } catch {
@@ -76,13 +78,16 @@ struct VividCameraTests {
         await holder.close()
 
         // Once closed, the camera is free again.
-        let again = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
+        let again = try await CameraStream.open(
+            path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
         #expect(try await CameraVM.frames(1, from: again).count == 1)
         await again.close()
     }
 
     @Test func framesFlaggedAsErroneousAreSkipped() async throws {
-        let stream = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180, frameRate: FrameRate(numerator: 25)))
+        let stream = try await CameraStream.open(
+            path: CameraVM.firstCamera,
+            request: CameraStreamRequest(width: 320, height: 180, frameRate: FrameRate(numerator: 25)))
         _ = try await CameraVM.frames(1, from: stream)
         try CameraVM.setControl("inject_v4l2_buf_flag_error", on: CameraVM.firstCamera)
         var after = 0
@@ -96,7 +101,9 @@ struct VividCameraTests {
     }
 
     @Test func injectedStreamingErrorEndsTheStreamWithEIO() async throws {
-        let stream = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180, frameRate: FrameRate(numerator: 25)))
+        let stream = try await CameraStream.open(
+            path: CameraVM.firstCamera,
+            request: CameraStreamRequest(width: 320, height: 180, frameRate: FrameRate(numerator: 25)))
         _ = try await CameraVM.frames(1, from: stream)
         try CameraVM.setControl("inject_fatal_streaming_error", on: CameraVM.firstCamera)
         let error = try #require(await CameraVM.failure(of: stream))
@@ -105,7 +112,8 @@ struct VividCameraTests {
         #expect(error.devicePath == CameraVM.firstCamera)
         await stream.close()
 
-        let again = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
+        let again = try await CameraStream.open(
+            path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
         #expect(try await CameraVM.frames(1, from: again).count == 1)
         await again.close()
     }
@@ -113,20 +121,23 @@ struct VividCameraTests {
     @Test func injectedStreamOnErrorIsReportedAtSetup() async throws {
         try CameraVM.setControl("inject_vidioc_streamon_error", on: CameraVM.secondCamera)
         do {
-            let stream = try await CameraStream.open(path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180))
+            let stream = try await CameraStream.open(
+                path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180))
             await stream.close()
             Issue.record("STREAMON should fail")
         } catch {
             #expect(error.call == "VIDIOC_STREAMON")
             #expect(error.errno == EINVAL)
         }
-        let again = try await CameraStream.open(path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180))
+        let again = try await CameraStream.open(
+            path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180))
         #expect(try await CameraVM.frames(1, from: again).count == 1)
         await again.close()
     }
 
     @Test func stopEndsTheFrameSequence() async throws {
-        let stream = try await CameraStream.open(path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
+        let stream = try await CameraStream.open(
+            path: CameraVM.firstCamera, request: CameraStreamRequest(width: 320, height: 180))
         _ = try await CameraVM.frames(1, from: stream)
         stream.stop()
         var remaining = 0
@@ -135,7 +146,9 @@ struct VividCameraTests {
     }
 
     @Test func unpluggingMidStreamEndsTheStreamWithDisconnected() async throws {
-        let stream = try await CameraStream.open(path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180, frameRate: FrameRate(numerator: 25)))
+        let stream = try await CameraStream.open(
+            path: CameraVM.secondCamera,
+            request: CameraStreamRequest(width: 320, height: 180, frameRate: FrameRate(numerator: 25)))
         _ = try await CameraVM.frames(2, from: stream)
         try CameraVM.setControl("disconnect", on: CameraVM.secondCamera)
         let error = try #require(await CameraVM.failure(of: stream))
@@ -146,7 +159,8 @@ struct VividCameraTests {
 
         // vivid plugs the device back in once every handle on it is closed, so a stream
         // opening afterwards also shows that teardown released the node.
-        let again = try await CameraStream.open(path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180))
+        let again = try await CameraStream.open(
+            path: CameraVM.secondCamera, request: CameraStreamRequest(width: 320, height: 180))
         #expect(try await CameraVM.frames(1, from: again).count == 1)
         await again.close()
     }

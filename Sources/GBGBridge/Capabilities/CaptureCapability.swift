@@ -45,7 +45,8 @@ public final class CaptureCapability {
         guard isSupported else {
             return BridgeCapabilityInfo(supported: false)
         }
-        return BridgeCapabilityInfo(supported: true, version: version ?? "1.0", permissionState: permissionState.rawValue)
+        return BridgeCapabilityInfo(
+            supported: true, version: version ?? "1.0", permissionState: permissionState.rawValue)
     }
 
     /// Suspends until ``complete(_:)`` delivers the result of the active request.

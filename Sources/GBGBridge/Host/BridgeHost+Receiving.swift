@@ -26,7 +26,8 @@ extension BridgeHost {
     /// UTF-8 length, expected to be over `limits.maxMessageBytes`. A known
     /// `correlationId` is added (clipped if long).
     public func reportOversizeMessage(bytes: Int, correlationId: String? = nil) {
-        var text = "Rejected a message from the page: "
+        var text =
+            "Rejected a message from the page: "
             + BridgeMessage.oversizeReason(bytes: bytes, limit: limits.maxMessageBytes)
         if let correlationId {
             text += " (correlationId \(BridgeMessage.quotedForError(correlationId)))"
@@ -113,7 +114,8 @@ extension BridgeHost {
         if slot.handler == nil {
             return "\(capture) (\(slot.id)) is not supported by this app."
         }
-        return "\(capture) (\(slot.id)) is turned off in this app at the moment, for example because no camera is connected."
+        return
+            "\(capture) (\(slot.id)) is turned off in this app at the moment, for example because no camera is connected."
     }
 
     private func typedSlot(for action: String) -> CaptureCapability? {

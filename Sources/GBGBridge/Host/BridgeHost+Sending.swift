@@ -23,7 +23,8 @@ extension BridgeHost {
     ) {
         guard let index = pendingRequests.firstIndex(where: { $0.correlationId == correlationId }) else {
             report(
-                BridgeIssue(kind: .noPendingRequest, message: "No pending request has correlationId \"\(correlationId)\""))
+                BridgeIssue(
+                    kind: .noPendingRequest, message: "No pending request has correlationId \"\(correlationId)\""))
             return
         }
         let request = pendingRequests.remove(at: index)
@@ -52,7 +53,8 @@ extension BridgeHost {
             droppedResponseCount += 1
             return
         }
-        sendResponse(to: request.correlationId, action: request.payload.action, status: status, data: data, error: error)
+        sendResponse(
+            to: request.correlationId, action: request.payload.action, status: status, data: data, error: error)
     }
 
     func noteIgnoredResponse() {
@@ -83,7 +85,9 @@ extension BridgeHost {
             report(
                 BridgeIssue(
                     kind: .encodingFailed,
-                    message: "Could not encode the \(message.type.rawValue) for \"\(message.payload.action)\": \(error.message)"))
+                    message:
+                        "Could not encode the \(message.type.rawValue) for \"\(message.payload.action)\": \(error.message)"
+                ))
             guard message.type == .response else { return }
             message.payload = BridgePayload(
                 action: message.payload.action, data: nil, status: .error,

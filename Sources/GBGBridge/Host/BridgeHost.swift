@@ -100,7 +100,8 @@ public final class BridgeHost {
             if info.supported, info.version == nil { info.version = "1.0" }
             return info
         }
-        register(handler: CapabilityQueryHandler(richCapabilities: { declared }, hostVersion: configuration.hostVersion))
+        register(
+            handler: CapabilityQueryHandler(richCapabilities: { declared }, hostVersion: configuration.hostVersion))
     }
 
     isolated deinit {

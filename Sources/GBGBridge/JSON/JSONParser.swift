@@ -47,9 +47,15 @@ struct JSONParser: ~Copyable {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw failure("unexpected character")
         }
@@ -97,7 +103,9 @@ struct JSONParser: ~Copyable {
             guard index < bytes.count else { throw failure("unexpected end of input in an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(members)
             default: throw failure("expected ',' or '}' in an object")
             }
         }
@@ -119,7 +127,9 @@ struct JSONParser: ~Copyable {
             guard index < bytes.count else { throw failure("unexpected end of input in an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(elements)
             default: throw failure("expected ',' or ']' in an array")
             }
         }
@@ -173,7 +183,9 @@ struct JSONParser: ~Copyable {
         throw failure("unterminated string")
     }
 
-    private func makeString(_ run: UnsafeBufferPointer<UInt8>, isASCII: Bool, at start: Int) throws(BridgeCodingError) -> String {
+    private func makeString(_ run: UnsafeBufferPointer<UInt8>, isASCII: Bool, at start: Int) throws(BridgeCodingError)
+        -> String
+    {
         if isASCII {
             return String(decoding: run, as: UTF8.self)
         }
@@ -267,7 +279,9 @@ struct JSONParser: ~Copyable {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid exponent in a number") }
             skipDigits()
         }
@@ -276,7 +290,10 @@ struct JSONParser: ~Copyable {
             var magnitude: Int64 = 0
             var negative = false
             for byte in literal {
-                if byte == UInt8(ascii: "-") { negative = true; continue }
+                if byte == UInt8(ascii: "-") {
+                    negative = true
+                    continue
+                }
                 magnitude = magnitude * 10 + Int64(byte - UInt8(ascii: "0"))
             }
             if magnitude <= 1 << 53 {

@@ -105,7 +105,8 @@ struct JSONWriter: ~Copyable {
                 case 0x08: escape = "\\b"
                 case 0x0C: escape = "\\f"
                 case 0xE2:
-                    guard position + 2 < count, utf8[position + 1] == 0x80, utf8[position + 2] == 0xA8 || utf8[position + 2] == 0xA9
+                    guard position + 2 < count, utf8[position + 1] == 0x80,
+                        utf8[position + 2] == 0xA8 || utf8[position + 2] == 0xA9
                     else {
                         position += 1
                         continue

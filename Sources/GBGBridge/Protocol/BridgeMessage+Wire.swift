@@ -83,10 +83,12 @@ extension BridgeMessage {
         let correlationId = try Self.string("correlationId", in: envelope, at: "message")
         let typeName = try Self.string("type", in: envelope, at: "message")
         guard let type = BridgeMessageType(rawValue: typeName) else {
-            throw Self.invalid("unknown message type \(Self.quotedForError(typeName)) (expected request, response or event)")
+            throw Self.invalid(
+                "unknown message type \(Self.quotedForError(typeName)) (expected request, response or event)")
         }
         guard case .number(let timestamp)? = envelope["timestamp"] else {
-            throw Self.invalid(envelope["timestamp"] == nil ? "missing \"timestamp\"" : "\"timestamp\" must be a number")
+            throw Self.invalid(
+                envelope["timestamp"] == nil ? "missing \"timestamp\"" : "\"timestamp\" must be a number")
         }
         guard case .object(let body)? = envelope["payload"] else {
             throw Self.invalid(envelope["payload"] == nil ? "missing \"payload\"" : "\"payload\" must be an object")
@@ -103,7 +105,9 @@ extension BridgeMessage {
         case nil, .null?: status = nil
         case .string(let name)?:
             guard let known = BridgeResponseStatus(rawValue: name) else {
-                throw Self.invalid("unknown status \(Self.quotedForError(name)) (expected success, error, cancelled, unsupported or acknowledged)")
+                throw Self.invalid(
+                    "unknown status \(Self.quotedForError(name)) (expected success, error, cancelled, unsupported or acknowledged)"
+                )
             }
             status = known
         default: throw Self.invalid("\"payload.status\" must be a string or null")
@@ -166,7 +170,9 @@ extension BridgeMessage {
         BridgeCodingError(.invalidMessage, "Not a bridge message: \(what)")
     }
 
-    private static func string(_ key: String, in object: [String: JSONValue], at place: String) throws(BridgeCodingError) -> String {
+    private static func string(_ key: String, in object: [String: JSONValue], at place: String)
+        throws(BridgeCodingError) -> String
+    {
         switch object[key] {
         case .string(let value)?: return value
         case nil: throw invalid("missing \"\(key)\" in the \(place)")

@@ -2,7 +2,7 @@ import GBGBridgeLocalization
 import V4L2Capture
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Explains, in one line for the terminal, why the chosen camera setting gives no camera, and what to do.
@@ -26,7 +26,8 @@ public enum CameraDiagnosis {
         case .auto:
             let scan = await Task.detached { CameraDiscovery.scan(directory: directory, includeFormats: false) }.value
             guard scan.devices.isEmpty else { return nil }
-            guard let failure = scan.failures.first(where: { $0.kind == .permissionDenied }) ?? scan.failures.first else {
+            guard let failure = scan.failures.first(where: { $0.kind == .permissionDenied }) ?? scan.failures.first
+            else {
                 return tr("No camera was found: plug one in, or try without one with --camera test-pattern.")
             }
             return line(for: failure, group: videoGroup())

@@ -1,7 +1,7 @@
 import V4L2Capture
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Remembers the camera last chosen, across the document and the selfie and across runs, by its stable

@@ -5,7 +5,7 @@ import GBGBridgeLocalization
 import V4L2Capture
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Wires a ``BridgeHost``'s typed capture slots to the capture window.
@@ -110,13 +110,15 @@ public final class CaptureCoordinator {
         servedKinds = selfieRecipientKey == nil ? kinds.subtracting([.selfie]) : kinds
         if servedKinds.contains(.document) {
             host.documentCapture.handler = { [weak self] request in
-                guard let self else { return .cancelled(reason: "Capture coordinator released") }  // untranslated: sent to the page, which shows its own text
+                // untranslated: sent to the page, which shows its own text
+                guard let self else { return .cancelled(reason: "Capture coordinator released") }
                 return await self.serve(.document, request: request)
             }
         }
         if servedKinds.contains(.selfie) {
             host.selfieCapture.handler = { [weak self] request in
-                guard let self else { return .cancelled(reason: "Capture coordinator released") }  // untranslated: sent to the page, which shows its own text
+                // untranslated: sent to the page, which shows its own text
+                guard let self else { return .cancelled(reason: "Capture coordinator released") }
                 return await self.serve(.selfie, request: request)
             }
         } else if kinds.contains(.selfie) {
@@ -235,7 +237,8 @@ public final class CaptureCoordinator {
                 switch error.kind {
                 case .unavailable: return CameraAvailability(available: false, permissionState: .notApplicable)
                 case .permissionDenied:
-                    return CameraAvailability(available: true, permissionState: error.errno == EPERM ? .restricted : .denied)
+                    return CameraAvailability(
+                        available: true, permissionState: error.errno == EPERM ? .restricted : .denied)
                 default: return CameraAvailability(available: true, permissionState: .notDetermined)
                 }
             }
@@ -254,7 +257,8 @@ public final class CaptureCoordinator {
         let sources = await sourceProvider(kind)
         guard !sources.isEmpty else { return CaptureFailure.cameraUnavailable.result }
         guard slot.activeRequest?.correlationId == request.correlationId else {
-            return .cancelled(reason: "The request was withdrawn before the camera opened")  // untranslated: sent to the page, which shows its own text
+            // untranslated: sent to the page, which shows its own text
+            return .cancelled(reason: "The request was withdrawn before the camera opened")
         }
         let window = CaptureWindow(
             kind: kind, request: request, sources: sources,
@@ -290,7 +294,8 @@ public final class CaptureCoordinator {
     /// Sources for `choice`: usable cameras first, then nodes that failed to open (opening those again
     /// reports the real reason: permission or busy). With `kind`, each camera's formats are read and the
     /// best mode for that kind is asked for (``CameraMode/best(for:among:)``); without, 1920x1080.
-    nonisolated static func cameraSources(for choice: CameraChoice, kind: CaptureKind? = nil) async -> [any FrameSource] {
+    nonisolated static func cameraSources(for choice: CameraChoice, kind: CaptureKind? = nil) async -> [any FrameSource]
+    {
         let withFormats = kind != nil
         func source(_ device: CameraDevice) -> V4L2FrameSource {
             switch kind {
@@ -305,7 +310,8 @@ public final class CaptureCoordinator {
         case .synthetic:
             return [SyntheticFrameSource(name: "Synthetic test camera")]
         case .device(let path):
-            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: withFormats) }.value
+            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: withFormats) }
+                .value
             return [device.map(source) ?? V4L2FrameSource(path: path)]
         case .auto:
             let scan = await scanCameras(includeFormats: withFormats)

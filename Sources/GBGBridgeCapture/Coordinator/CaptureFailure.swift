@@ -32,14 +32,16 @@ public struct CaptureFailure: Sendable, Hashable {
         CaptureFailure(
             code: "PERMISSION_DENIED",
             message: tr(
-                "Camera access was denied: this user is not allowed to use cameras (on Linux this needs membership of the video group)."),
+                "Camera access was denied: this user is not allowed to use cameras (on Linux this needs membership of the video group)."
+            ),
             recoverable: true)
     }
 
     /// Another program holds the camera: `CAMERA_BUSY`, recoverable.
     public static var cameraBusy: CaptureFailure {
         CaptureFailure(
-            code: "CAMERA_BUSY", message: tr("The camera is in use by another application. Close that application and try again."),
+            code: "CAMERA_BUSY",
+            message: tr("The camera is in use by another application. Close that application and try again."),
             recoverable: true)
     }
 
@@ -47,13 +49,15 @@ public struct CaptureFailure: Sendable, Hashable {
     public static var cameraDisconnected: CaptureFailure {
         CaptureFailure(
             code: "CAMERA_DISCONNECTED",
-            message: tr("The camera was disconnected or stopped working. Reconnect it and try again."), recoverable: true)
+            message: tr("The camera was disconnected or stopped working. Reconnect it and try again."),
+            recoverable: true)
     }
 
     /// The camera could not be set up, or the photo could not be prepared: `CAPTURE_FAILED`, recoverable.
     public static var captureFailed: CaptureFailure {
         CaptureFailure(
-            code: "CAPTURE_FAILED", message: tr("The photo could not be taken because of a camera or system error. Try again."),
+            code: "CAPTURE_FAILED",
+            message: tr("The photo could not be taken because of a camera or system error. Try again."),
             recoverable: true)
     }
 

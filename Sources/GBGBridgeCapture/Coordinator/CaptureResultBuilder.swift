@@ -21,7 +21,8 @@ public enum CaptureResultBuilder {
     public static func document(from frame: RGBFrame) throws(BuildError) -> DocumentCaptureResult {
         do {
             let png = try ImageEncoder.encode(frame, as: .documentPNG)
-            return DocumentCaptureResult(imageData: png, width: frame.width, height: frame.height, mimeType: "image/png")
+            return DocumentCaptureResult(
+                imageData: png, width: frame.width, height: frame.height, mimeType: "image/png")
         } catch {
             throw BuildError(description: error.description)
         }
@@ -79,7 +80,9 @@ public enum CaptureResultBuilder {
     ) throws(BuildError) -> SelfieCaptureResult {
         let plain = package.serialized()
         let sealed: Data
-        do { sealed = try SelfieSeal.seal(plain, to: recipient) } catch { throw BuildError(description: error.description) }
+        do { sealed = try SelfieSeal.seal(plain, to: recipient) } catch {
+            throw BuildError(description: error.description)
+        }
         let chosen = package.chosenFrame
         return SelfieCaptureResult(
             previewImageData: chosen.data, width: chosen.width, height: chosen.height, mimeType: chosen.mimeType,

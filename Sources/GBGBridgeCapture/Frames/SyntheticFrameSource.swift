@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A frame source that paints a moving test scene (no camera needed): used by tests, benchmarks and demos.
@@ -98,7 +98,10 @@ struct SyntheticScene: Sendable {
         let cardHeight = cardWidth * 54 / 86
         let cardLeft = (width - cardWidth) / 2
         let cardTop = (height - cardHeight) / 2
-        let photo = (left: cardLeft + cardWidth / 20, top: cardTop + cardHeight * 3 / 10, width: cardWidth / 4, height: cardHeight * 6 / 10)
+        let photo = (
+            left: cardLeft + cardWidth / 20, top: cardTop + cardHeight * 3 / 10, width: cardWidth / 4,
+            height: cardHeight * 6 / 10
+        )
         for y in 0..<height {
             for x in 0..<width {
                 let index = (y * width + x) * 3
@@ -106,7 +109,9 @@ struct SyntheticScene: Sendable {
                 let cardX = x - cardLeft
                 let cardY = y - cardTop
                 if cardX >= 0, cardX < cardWidth, cardY >= 0, cardY < cardHeight {
-                    let inPhoto = x >= photo.left && x < photo.left + photo.width && y >= photo.top && y < photo.top + photo.height
+                    let inPhoto =
+                        x >= photo.left && x < photo.left + photo.width && y >= photo.top
+                        && y < photo.top + photo.height
                     let textColumn = cardX > cardWidth * 2 / 5 && cardX < cardWidth * 9 / 10
                     let textLine = cardY > cardHeight * 3 / 10 && (cardY * 12 / cardHeight) % 2 == 0
                     if cardY < cardHeight / 5 {
@@ -119,7 +124,10 @@ struct SyntheticScene: Sendable {
                         colour = (235, 238, 240)
                     }
                 } else {
-                    colour = (UInt8(60 + 80 * x / width), UInt8(50 + 60 * y / height), UInt8(40 + 40 * (x + y) / (width + height)))
+                    colour = (
+                        UInt8(60 + 80 * x / width), UInt8(50 + 60 * y / height),
+                        UInt8(40 + 40 * (x + y) / (width + height))
+                    )
                 }
                 pixels[index] = colour.0
                 pixels[index + 1] = colour.1

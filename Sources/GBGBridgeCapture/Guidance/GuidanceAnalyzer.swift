@@ -147,7 +147,8 @@ public struct GuidanceAnalyzer: Sendable {
         var clipped = 0
         for value in saturated..<256 { clipped += histogram[value] }
         let guideMean = guidePixels > 0 ? Double(guideSum) / Double(guidePixels) : 0
-        let guideVariance = guidePixels > 0 ? max(0, Double(guideSquares) / Double(guidePixels) - guideMean * guideMean) : 0
+        let guideVariance =
+            guidePixels > 0 ? max(0, Double(guideSquares) / Double(guidePixels) - guideMean * guideMean) : 0
         var laplacianVariance = 0.0
         if laplacianCount > 0 {
             let mean = Double(laplacianSum) / Double(laplacianCount)

@@ -25,7 +25,8 @@ public enum GuidanceHint: Sendable, Hashable, CaseIterable {
     /// The sentence for a capture of `kind`: for documents, glare and blur advice speaks of the document.
     public func message(for kind: CaptureKind) -> String {
         switch (self, kind) {
-        case (.glare, .document): return tr("Glare: tilt the document or move away from the light so nothing shines on it.")
+        case (.glare, .document):
+            return tr("Glare: tilt the document or move away from the light so nothing shines on it.")
         case (.blurred, .document): return tr("Blurred: hold the document still and keep it in focus.")
         default: return message
         }

@@ -34,7 +34,9 @@ public struct GuidanceMeasurement: Sendable, Equatable {
     /// The most important hint these numbers call for under `thresholds`, or nil when the picture is fine.
     public func hint(_ thresholds: GuidanceThresholds) -> GuidanceHint? {
         if meanLuminance < thresholds.darkMean && highlightLuminance < thresholds.darkHighlight { return .tooDark }
-        if medianLuminance > thresholds.brightMedian || clippedShare > thresholds.brightClippedShare { return .tooBright }
+        if medianLuminance > thresholds.brightMedian || clippedShare > thresholds.brightClippedShare {
+            return .tooBright
+        }
         if glareShare > thresholds.glareShare { return .glare }
         if guideContrast >= thresholds.minimumContrast && sharpness < thresholds.minimumSharpness { return .blurred }
         return nil

@@ -2,7 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Encodes frames to PNG or JPEG in memory with GdkPixbuf's savers. Nothing is written to disk.
@@ -58,7 +58,10 @@ public enum ImageEncoder {
                 let pixbuf = gdk_pixbuf_new_from_data(
                     pixels.baseAddress, GDK_COLORSPACE_RGB, 0, 8, Int32(frame.width), Int32(frame.height),
                     Int32(frame.bytesPerLine), nil, nil)
-            else { return .failure(EncodingError(description: "could not wrap the frame in a pixbuf")) }  // untranslated: technical detail inside a translated message
+            else {
+                // untranslated: technical detail inside a translated message
+                return .failure(EncodingError(description: "could not wrap the frame in a pixbuf"))
+            }
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             return save(pixbuf, as: format)
         }
@@ -71,8 +74,8 @@ public enum ImageEncoder {
         var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
         var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
         defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
+            for key in keys { free(key) }
+            for value in values { free(value) }
         }
         var buffer: UnsafeMutablePointer<CChar>?
         var size: gsize = 0

@@ -26,7 +26,8 @@ public struct StillImage: Sendable {
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             mimeType = "image/jpeg"
         } else {
-            throw DecodingError(description: "it starts with neither the PNG nor the JPEG signature")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw DecodingError(description: "it starts with neither the PNG nor the JPEG signature")
         }
         do {
             if mimeType == "image/png" {
@@ -44,7 +45,8 @@ public struct StillImage: Sendable {
     }
 
     private static func decodedSize(_ bytes: [UInt8]) throws(DecodingError) -> (width: Int, height: Int) {
-        guard let loader = gdk_pixbuf_loader_new() else { throw DecodingError(description: "no image loader") }  // untranslated: technical detail inside a translated message
+        // untranslated: technical detail inside a translated message
+        guard let loader = gdk_pixbuf_loader_new() else { throw DecodingError(description: "no image loader") }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         var error: UnsafeMutablePointer<GError>?
         let written = bytes.withUnsafeBufferPointer { buffer in
@@ -55,10 +57,12 @@ public struct StillImage: Sendable {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unreadable image"
             if let error { g_error_free(error) }
             if written == 0 { gdk_pixbuf_loader_close(loader, nil) }
-            throw DecodingError(description: "could not decode image: \(reason)")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw DecodingError(description: "could not decode image: \(reason)")
         }
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
-            throw DecodingError(description: "could not decode image")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw DecodingError(description: "could not decode image")
         }
         return (Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))
     }

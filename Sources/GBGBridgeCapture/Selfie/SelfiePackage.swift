@@ -109,33 +109,41 @@ public struct SelfiePackage: Sendable, Equatable {
     public init(serialized data: Data) throws(FormatError) {
         let bytes = [UInt8](data)
         guard bytes.count >= 14, Array(bytes[0..<8]) == Self.magic else {
-            throw FormatError(description: "not a selfie package (bad magic)")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw FormatError(description: "not a selfie package (bad magic)")
         }
         let version = UInt16(bytes[8]) << 8 | UInt16(bytes[9])
-        guard version == Self.formatVersion else { throw FormatError(description: "unsupported version \(version)") }  // untranslated: technical detail inside a translated message
+        // untranslated: technical detail inside a translated message
+        guard version == Self.formatVersion else { throw FormatError(description: "unsupported version \(version)") }
         let headerLength = Int(bytes[10]) << 24 | Int(bytes[11]) << 16 | Int(bytes[12]) << 8 | Int(bytes[13])
-        guard bytes.count >= 14 + headerLength else { throw FormatError(description: "truncated header") }  // untranslated: technical detail inside a translated message
+        // untranslated: technical detail inside a translated message
+        guard bytes.count >= 14 + headerLength else { throw FormatError(description: "truncated header") }
         let header: Header
         do {
             header = try JSONDecoder().decode(Header.self, from: Data(bytes[14..<(14 + headerLength)]))
         } catch {
-            throw FormatError(description: "unreadable header: \(error)")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw FormatError(description: "unreadable header: \(error)")
         }
         var offset = 14 + headerLength
         var frames: [Frame] = []
         for entry in header.frames {
             guard entry.byteCount >= 0, offset + entry.byteCount <= bytes.count else {
-                throw FormatError(description: "truncated frame data")  // untranslated: technical detail inside a translated message
+                // untranslated: technical detail inside a translated message
+                throw FormatError(description: "truncated frame data")
             }
             frames.append(
                 Frame(
                     sequence: entry.sequence, timestampNanoseconds: entry.timestampNanoseconds, width: entry.width,
-                    height: entry.height, mimeType: entry.mimeType, data: Data(bytes[offset..<(offset + entry.byteCount)])))
+                    height: entry.height, mimeType: entry.mimeType,
+                    data: Data(bytes[offset..<(offset + entry.byteCount)])))
             offset += entry.byteCount
         }
-        guard offset == bytes.count else { throw FormatError(description: "trailing bytes after the last frame") }  // untranslated: technical detail inside a translated message
+        // untranslated: technical detail inside a translated message
+        guard offset == bytes.count else { throw FormatError(description: "trailing bytes after the last frame") }
         guard frames.indices.contains(header.chosenFrameIndex) else {
-            throw FormatError(description: "chosen frame index out of range")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw FormatError(description: "chosen frame index out of range")
         }
         self.init(
             device: header.device, createdAtMilliseconds: header.createdAtMilliseconds, frames: frames,

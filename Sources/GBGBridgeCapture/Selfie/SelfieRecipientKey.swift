@@ -10,7 +10,9 @@ public enum SelfieRecipientKey {
     }
 
     // DER prefixes of the two fixed-size X25519 structures (OID 1.3.101.110).
-    private static let publicKeyPrefix: [UInt8] = [0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x6E, 0x03, 0x21, 0x00]
+    private static let publicKeyPrefix: [UInt8] = [
+        0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x6E, 0x03, 0x21, 0x00,
+    ]
     private static let privateKeyPrefix: [UInt8] = [
         0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x6E, 0x04, 0x22, 0x04, 0x20,
     ]
@@ -19,7 +21,8 @@ public enum SelfieRecipientKey {
     public static func publicKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
         let raw = try rawKey(pem: pem, label: "PUBLIC KEY", prefix: publicKeyPrefix)
         do { return try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) } catch {
-            throw KeyError(description: "invalid X25519 public key")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw KeyError(description: "invalid X25519 public key")
         }
     }
 
@@ -27,7 +30,8 @@ public enum SelfieRecipientKey {
     public static func publicKey(contentsOfFile path: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
         let data: Data
         do { data = try Data(contentsOf: URL(filePath: path)) } catch {
-            throw KeyError(description: "cannot read the selfie recipient key \(path): \(error)")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw KeyError(description: "cannot read the selfie recipient key \(path): \(error)")
         }
         do {
             return try publicKey(pem: String(decoding: data, as: UTF8.self))
@@ -40,7 +44,8 @@ public enum SelfieRecipientKey {
     public static func privateKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PrivateKey {
         let raw = try rawKey(pem: pem, label: "PRIVATE KEY", prefix: privateKeyPrefix)
         do { return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw) } catch {
-            throw KeyError(description: "invalid X25519 private key")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw KeyError(description: "invalid X25519 private key")
         }
     }
 
@@ -67,11 +72,13 @@ public enum SelfieRecipientKey {
             }
         }
         guard sawEnd, let der = Data(base64Encoded: body) else {
-            throw KeyError(description: "expected a PEM block '-----BEGIN \(label)-----' holding an X25519 key")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw KeyError(description: "expected a PEM block '-----BEGIN \(label)-----' holding an X25519 key")
         }
         let bytes = [UInt8](der)
         guard bytes.count == prefix.count + 32, Array(bytes[0..<prefix.count]) == prefix else {
-            throw KeyError(description: "the \(label) is not an X25519 key")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw KeyError(description: "the \(label) is not an X25519 key")
         }
         return Data(bytes[prefix.count...])
     }

@@ -22,7 +22,9 @@ public enum SelfieSeal {
     }
 
     /// Seals `plaintext` to `recipient`. Every call uses a fresh ephemeral key.
-    public static func seal(_ plaintext: Data, to recipient: Curve25519.KeyAgreement.PublicKey) throws(SealError) -> Data {
+    public static func seal(_ plaintext: Data, to recipient: Curve25519.KeyAgreement.PublicKey) throws(SealError)
+        -> Data
+    {
         let associatedData = Data(magic + suiteIdentifiers)
         do {
             var sender = try HPKE.Sender(recipientKey: recipient, ciphersuite: ciphersuite, info: info)
@@ -35,24 +37,33 @@ public enum SelfieSeal {
             out.append(ciphertext)
             return out
         } catch {
-            throw SealError(description: "HPKE seal failed: \(error)")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw SealError(description: "HPKE seal failed: \(error)")
         }
     }
 
     /// Opens a sealed package with the recipient's private key.
-    public static func open(_ sealed: Data, with privateKey: Curve25519.KeyAgreement.PrivateKey) throws(SealError) -> Data {
+    public static func open(_ sealed: Data, with privateKey: Curve25519.KeyAgreement.PrivateKey) throws(SealError)
+        -> Data
+    {
         let bytes = [UInt8](sealed)
-        guard bytes.count >= 16, Array(bytes[0..<8]) == magic else { throw SealError(description: "not a sealed package") }  // untranslated: technical detail inside a translated message
-        guard Array(bytes[8..<14]) == suiteIdentifiers else { throw SealError(description: "unsupported HPKE suite") }  // untranslated: technical detail inside a translated message
+        guard bytes.count >= 16, Array(bytes[0..<8]) == magic else {
+            // untranslated: technical detail inside a translated message
+            throw SealError(description: "not a sealed package")
+        }
+        // untranslated: technical detail inside a translated message
+        guard Array(bytes[8..<14]) == suiteIdentifiers else { throw SealError(description: "unsupported HPKE suite") }
         let keyLength = Int(bytes[14]) << 8 | Int(bytes[15])
-        guard bytes.count >= 16 + keyLength else { throw SealError(description: "truncated sealed package") }  // untranslated: technical detail inside a translated message
+        // untranslated: technical detail inside a translated message
+        guard bytes.count >= 16 + keyLength else { throw SealError(description: "truncated sealed package") }
         let encapsulated = Data(bytes[16..<(16 + keyLength)])
         do {
             var recipient = try HPKE.Recipient(
                 privateKey: privateKey, ciphersuite: ciphersuite, info: info, encapsulatedKey: encapsulated)
             return try recipient.open(Data(bytes[(16 + keyLength)...]), authenticating: Data(bytes[0..<14]))
         } catch {
-            throw SealError(description: "HPKE open failed: \(error)")  // untranslated: technical detail inside a translated message
+            // untranslated: technical detail inside a translated message
+            throw SealError(description: "HPKE open failed: \(error)")
         }
     }
 }

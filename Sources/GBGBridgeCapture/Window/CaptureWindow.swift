@@ -249,7 +249,8 @@ public final class CaptureWindow {
         signals.connect(
             UnsafeMutableRawPointer(cancelButton), "clicked", trampoline: Signal.plain,
             closure: { [weak self] in
-                self?.cancel(reason: "User cancelled the capture")  // untranslated: sent to the page, which shows its own text
+                // untranslated: sent to the page, which shows its own text
+                self?.cancel(reason: "User cancelled the capture")
             } as Signal.Plain)
         signals.connect(
             UnsafeMutableRawPointer(window), "key-press-event", trampoline: Signal.event,
@@ -269,7 +270,8 @@ public final class CaptureWindow {
         signals.connect(
             UnsafeMutableRawPointer(window), "delete-event", trampoline: Signal.event,
             closure: { [weak self] (_: gpointer?) in
-                self?.cancel(reason: "User closed the capture window")  // untranslated: sent to the page, which shows its own text
+                // untranslated: sent to the page, which shows its own text
+                self?.cancel(reason: "User closed the capture window")
                 return true
             } as Signal.Event)
         if let devicePicker {
@@ -668,14 +670,16 @@ public final class CaptureWindow {
             case .selfie:
                 guard let recipient else {
                     return .failed(
-                        code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)  // untranslated: sent to the page, which shows its own text
+                        // untranslated: sent to the page, which shows its own text
+                        code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
                 }
                 return .selfie(
                     try CaptureResultBuilder.selfie(
                         chosen: chosen, earlier: earlier, device: device, recipient: recipient))
             }
         } catch {
-            return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)  // untranslated: sent to the page, which shows its own text
+            // untranslated: sent to the page, which shows its own text
+            return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)
         }
     }
 

@@ -64,15 +64,20 @@ package enum Signal {
     /// `load-failed`: the failing URI and WebKit's error, returning "handled".
     typealias LoadFailed = @MainActor (String, LoadError) -> Bool
     static let loadFailed: GCallback = unsafeBitCast(
-        { (_: gpointer?, _: UInt32, uri: UnsafePointer<gchar>?, error: UnsafeMutablePointer<GError>?,
-           data: gpointer?) -> gboolean in
+        {
+            (
+                _: gpointer?, _: UInt32, uri: UnsafePointer<gchar>?, error: UnsafeMutablePointer<GError>?,
+                data: gpointer?
+            ) -> gboolean in
             let closure = SignalClosureBox<LoadFailed>.closure(from: data)
             let uriText = uri.map { String(cString: $0) } ?? ""
             let loadError = LoadError(
                 domain: error?.pointee.domain ?? 0, code: error?.pointee.code ?? 0,
                 message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error")
             return MainActor.assumeIsolated { closure(uriText, loadError) } ? 1 : 0
-        } as @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) -> gboolean,
+        }
+            as @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) ->
+            gboolean,
         to: GCallback.self)
 
     /// A `GError` from a failed load, copied out of the signal.

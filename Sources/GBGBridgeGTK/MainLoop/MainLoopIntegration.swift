@@ -1,7 +1,8 @@
 import CWebKitGTK
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Lets the GLib main loop (`gtk_main`) run Swift's main actor.

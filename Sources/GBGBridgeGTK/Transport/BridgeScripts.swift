@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The JavaScript the transport injects, and the names it shares with it.
@@ -307,7 +307,9 @@ enum BridgeScripts {
             var index = 0
             let count = bytes.count
             func flushRun() {
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if runStart < index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                }
             }
             while index < count {
                 let byte = bytes[index]

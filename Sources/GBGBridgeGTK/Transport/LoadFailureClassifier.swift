@@ -58,7 +58,9 @@ enum LoadFailureClassifier {
     /// The failure for a main document whose server answered with HTTP `status` (400 or above).
     static func httpFailure(uri: String, status: Int) -> JourneyLoadFailure {
         let phrase = reasonPhrases[status].map { " \($0)" } ?? ""
-        return JourneyLoadFailure(url: uri, kind: .httpStatus(status), message: tr("The server answered {status}", ["status": "\(status)\(phrase)"]))
+        return JourneyLoadFailure(
+            url: uri, kind: .httpStatus(status),
+            message: tr("The server answered {status}", ["status": "\(status)\(phrase)"]))
     }
 
     /// The failure for a certificate WebKit does not trust.
@@ -66,7 +68,8 @@ enum LoadFailureClassifier {
         let problems = certificateProblems(flags)
         return JourneyLoadFailure(
             url: uri, kind: .tls(problems: problems),
-            message: tr("The server's certificate is not trusted: {problems}", ["problems": problems.joined(separator: "; ")]))
+            message: tr(
+                "The server's certificate is not trusted: {problems}", ["problems": problems.joined(separator: "; ")]))
     }
 
     /// The problems named by `GTlsCertificateFlags`, in words.

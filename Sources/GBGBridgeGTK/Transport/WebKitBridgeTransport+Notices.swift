@@ -13,14 +13,18 @@ extension WebKitBridgeTransport {
             host.report(
                 BridgeIssue(
                     kind: .rejectedMessage,
-                    message: "Rejected a message from the page: it is at least \(BridgeHost.readableByteCount(Int(units))), "
-                        + "over the \(BridgeHost.readableByteCount(host.limits.maxMessageBytes)) limit (the page's postMessage threw a RangeError)"))
+                    message:
+                        "Rejected a message from the page: it is at least \(BridgeHost.readableByteCount(Int(units))), "
+                        + "over the \(BridgeHost.readableByteCount(host.limits.maxMessageBytes)) limit (the page's postMessage threw a RangeError)"
+                ))
         case "unserializable":
             guard case .string(let reason)? = notice["reason"] else { return }
             host.report(
                 BridgeIssue(
                     kind: .rejectedMessage,
-                    message: "Rejected a message from the page: it cannot be sent as JSON (\(reason)); the page's postMessage threw a TypeError"))
+                    message:
+                        "Rejected a message from the page: it cannot be sent as JSON (\(reason)); the page's postMessage threw a TypeError"
+                ))
         case "console":
             guard forwardsConsole, let onConsoleMessage,
                 case .string(let levelName)? = notice["level"],

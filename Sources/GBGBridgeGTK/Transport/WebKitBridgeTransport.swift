@@ -227,7 +227,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         } else if jsc_value_is_array(value) != 0 {
             receiveBatch(value)
         } else {
-            host.report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
+            host.report(
+                BridgeIssue(
+                    kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
         }
     }
 
@@ -244,7 +246,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if jsc_value_is_string(item) != 0 {
                 host.receive(text: Self.takeString(jsc_value_to_string(item)))
             } else {
-                host.report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
+                host.report(
+                    BridgeIssue(
+                        kind: .rejectedMessage, message: "Rejected a message from the page: its body is not JSON text"))
             }
         }
     }
@@ -268,7 +272,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
             host.report(
                 BridgeIssue(
                     kind: .rejectedMessage,
-                    message: "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)"))
+                    message:
+                        "Rejected a message from \(source): not the top frame of an allowed origin (\(rejectedMessageCount) rejected)"
+                ))
         case "notice":
             guard let body = Self.stringProperty("body", of: value) else { return }
             receiveNotice(body)
@@ -286,8 +292,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
             startedURI = webkit_web_view_get_uri(webView).map { String(cString: $0) }
         case WEBKIT_LOAD_COMMITTED.rawValue:
             let uri = webkit_web_view_get_uri(webView).map { String(cString: $0) } ?? ""
-            if let started = startedURI, let failure = LoadFailureClassifier.substitutedLoad(
-                started: started, committed: uri, response: Self.mainResponseURI(of: webView))
+            if let started = startedURI,
+                let failure = LoadFailureClassifier.substitutedLoad(
+                    started: started, committed: uri, response: Self.mainResponseURI(of: webView))
             {
                 reportLoadFailed(failure)
             }
@@ -313,7 +320,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
             }
         resetForNewPage(reason: description)
         pageState = .none
-        let failedURI = committedURI ?? webView.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) } ?? ""
+        let failedURI =
+            committedURI ?? webView.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) } ?? ""
         committedURI = nil
         reportWebProcessTerminated(description)
         if reloadsAfterWebProcessTermination, webProcessTerminationCount <= maximumReloadsAfterTermination,
@@ -391,7 +399,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
                 refuse(uri, decision: decision)
                 return true
             }
-            let status = Int(webkit_uri_response_get_status_code(webkit_response_policy_decision_get_response(response)))
+            let status = Int(
+                webkit_uri_response_get_status_code(webkit_response_policy_decision_get_response(response)))
             guard status >= 400, uri.hasPrefix("http") else { return false }
             webkit_policy_decision_ignore(gbg_policy_decision(decision))
             reportLoadFailed(LoadFailureClassifier.httpFailure(uri: uri, status: status))

@@ -14,7 +14,9 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// How long the page's last screen stays after `journey.complete` before the session is wiped.
     public var resetDelayAfterCompletion: Duration
 
-    public init(exitAccelerator: String? = nil, idleReset: Duration? = nil, resetDelayAfterCompletion: Duration = .seconds(3)) {
+    public init(
+        exitAccelerator: String? = nil, idleReset: Duration? = nil, resetDelayAfterCompletion: Duration = .seconds(3)
+    ) {
         self.exitAccelerator = exitAccelerator
         self.idleReset = idleReset
         self.resetDelayAfterCompletion = resetDelayAfterCompletion
@@ -27,7 +29,8 @@ public struct KioskConfiguration: Sendable, Equatable {
         var modifiers = GdkModifierType(rawValue: 0)
         gtk_accelerator_parse(text, &key, &modifiers)
         guard key != 0 else { return nil }
-        let strong = GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SUPER_MASK.rawValue
+        let strong =
+            GDK_CONTROL_MASK.rawValue | GDK_MOD1_MASK.rawValue | GDK_SUPER_MASK.rawValue
             | GDK_HYPER_MASK.rawValue | GDK_META_MASK.rawValue
         let isFunctionKey = (UInt32(GDK_KEY_F1)...UInt32(GDK_KEY_F35)).contains(key)
         guard modifiers.rawValue & strong != 0 || isFunctionKey else { return nil }

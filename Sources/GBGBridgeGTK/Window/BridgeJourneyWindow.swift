@@ -61,7 +61,9 @@ public final class BridgeJourneyWindow {
     public var webProcessCrashCount: Int { transport.webProcessTerminationCount }
     /// Whether WebKit's developer extras (the inspector) are enabled. Always `false` in kiosk mode.
     public var developerExtrasEnabled: Bool {
-        get { webView.map { webkit_settings_get_enable_developer_extras(webkit_web_view_get_settings($0)) != 0 } ?? false }
+        get {
+            webView.map { webkit_settings_get_enable_developer_extras(webkit_web_view_get_settings($0)) != 0 } ?? false
+        }
         set {
             guard let webView else { return }
             let enabled = newValue && kiosk == nil
@@ -198,7 +200,8 @@ public final class BridgeJourneyWindow {
             gtk_widget_destroy(gbg_widget(window))
             return
         }
-        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])  // untranslated: bridge data
+        // untranslated: bridge data
+        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])
         var destroyed = false
         let destroy: @MainActor () -> Void = { [weak self] in
             guard !destroyed, let window = self?.window else { return }
@@ -485,7 +488,8 @@ public final class BridgeJourneyWindow {
             WEBKIT_CONTEXT_MENU_ACTION_GO_BACK.rawValue, WEBKIT_CONTEXT_MENU_ACTION_GO_FORWARD.rawValue,
             WEBKIT_CONTEXT_MENU_ACTION_STOP.rawValue, WEBKIT_CONTEXT_MENU_ACTION_RELOAD.rawValue,
         ]
-        for item in items(of: menu) where navigation.contains(webkit_context_menu_item_get_stock_action(item).rawValue) {
+        for item in items(of: menu) where navigation.contains(webkit_context_menu_item_get_stock_action(item).rawValue)
+        {
             webkit_context_menu_remove(menu, item)
         }
         var previousWasSeparator = true
@@ -504,11 +508,15 @@ public final class BridgeJourneyWindow {
         items(of: menu).map { webkit_context_menu_item_get_stock_action($0).rawValue }
     }
 
-    private static func items(of menu: UnsafeMutablePointer<WebKitContextMenu>) -> [UnsafeMutablePointer<WebKitContextMenuItem>] {
+    private static func items(of menu: UnsafeMutablePointer<WebKitContextMenu>) -> [UnsafeMutablePointer<
+        WebKitContextMenuItem
+    >] {
         var result: [UnsafeMutablePointer<WebKitContextMenuItem>] = []
         var node = webkit_context_menu_get_items(menu)
         while let current = node {
-            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: WebKitContextMenuItem.self)) }
+            if let data = current.pointee.data {
+                result.append(data.assumingMemoryBound(to: WebKitContextMenuItem.self))
+            }
             node = current.pointee.next
         }
         return result
@@ -572,8 +580,10 @@ public final class BridgeJourneyWindow {
     public static func applicationHasFocus() -> Bool {
         for toplevel in processToplevels() {
             if gtk_window_is_active(toplevel) != 0 { return true }
-            if gtk_window_get_window_type(toplevel) == GTK_WINDOW_POPUP, gtk_widget_get_mapped(gbg_widget(toplevel)) != 0,
-                isInstance(gtk_bin_get_child(gbg_bin(toplevel)).map(UnsafeMutableRawPointer.init), of: gtk_menu_get_type())
+            if gtk_window_get_window_type(toplevel) == GTK_WINDOW_POPUP,
+                gtk_widget_get_mapped(gbg_widget(toplevel)) != 0,
+                isInstance(
+                    gtk_bin_get_child(gbg_bin(toplevel)).map(UnsafeMutableRawPointer.init), of: gtk_menu_get_type())
             {
                 return true
             }
@@ -602,7 +612,9 @@ public final class BridgeJourneyWindow {
         showNotice(
             reloaded
                 ? tr("{reason}. The journey has been reloaded; any step in progress was cancelled.", ["reason": reason])
-                : tr("{reason}. It happened again, so the journey was stopped; close the window and try again.", ["reason": reason]))
+                : tr(
+                    "{reason}. It happened again, so the journey was stopped; close the window and try again.",
+                    ["reason": reason]))
         onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
     }
 

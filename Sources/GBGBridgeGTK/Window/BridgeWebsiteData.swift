@@ -77,7 +77,8 @@ public enum BridgeCertificateTrust {
             let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? tr("unknown error")
             if let error { g_error_free(error) }
             throw Failure(
-                description: tr("{path} is not a readable PEM certificate ({reason})", ["path": path, "reason": message]))
+                description: tr(
+                    "{path} is not a readable PEM certificate ({reason})", ["path": path, "reason": message]))
         }
         return certificate
     }

@@ -19,10 +19,12 @@ func connectUntracked<Closure>(
     _ instance: UnsafeMutableRawPointer, _ signal: String, trampoline: GCallback, closure: Closure
 ) {
     let box = Unmanaged.passRetained(SignalClosureBox(closure)).toOpaque()
-    let id = gbg_signal_connect(instance, signal, trampoline, box, { data, _ in
-        guard let data else { return }
-        Unmanaged<AnyObject>.fromOpaque(data).release()
-    })
+    let id = gbg_signal_connect(
+        instance, signal, trampoline, box,
+        { data, _ in
+            guard let data else { return }
+            Unmanaged<AnyObject>.fromOpaque(data).release()
+        })
     if id == 0 { Unmanaged<AnyObject>.fromOpaque(box).release() }
 }
 
