@@ -1,5 +1,6 @@
 import GBGBridge
 import GBGBridgeTestSupport
+import Glibc
 import Testing
 
 final class RecordingDelegate: BridgeHostDelegate {
@@ -71,6 +72,27 @@ final class EchoHandler: BridgeCapabilityHandler {
         host.register(handler: EchoHandler(action: "camera.document.capture", tag: "handler"))
         let response = await answer(to: "camera.document.capture")
         #expect(response?.payload.error?.code == "FROM_SLOT")
+    }
+
+    @Test func slotAndCustomHandlersStartOnTheMainThread() async {
+        let mainThread = pthread_self()
+        host.documentCapture.handler = { _ in
+            .failed(
+                code: pthread_equal(pthread_self(), mainThread) != 0 ? "MAIN" : "ELSEWHERE", message: "",
+                recoverable: false)
+        }
+        host.registerCustomCapability("nfc.read") { _, responder in
+            responder.respond(
+                status: .success, data: ["main": .bool(pthread_equal(pthread_self(), mainThread) != 0)], error: nil)
+        }
+        #expect(await answer(to: "camera.document.capture")?.payload.error?.code == "MAIN")
+        #expect(await answer(to: "nfc.read", id: "r2")?.payload.data?["main"] == true)
+    }
+
+    @Test func aHandlerOfTheReferenceTypeStillWorks() async {
+        let referenceTyped: @Sendable (BridgeMessage) async -> CaptureResult = { _ in .cancelled(reason: "typed") }
+        host.selfieCapture.handler = referenceTyped
+        #expect(await answer(to: "camera.selfie.capture")?.payload.data?["reason"] == "typed")
     }
 
     @Test func customCapabilityWinsOverRegisteredHandler() async {

@@ -11,7 +11,10 @@ public final class CaptureCapability {
     /// The action this slot answers, for example `"camera.document.capture"`.
     public let actionId: String
     /// Produces the result of one request. Setting it declares the capability supported.
-    public var handler: (@Sendable (BridgeMessage) async -> CaptureResult)?
+    ///
+    /// The handler starts on the main actor, where the host calls it (`nonisolated(nonsending)`), so
+    /// main-actor UI code runs with no executor hop; move heavy work off the main actor yourself.
+    public var handler: (nonisolated(nonsending) @Sendable (BridgeMessage) async -> CaptureResult)?
     /// Runtime switch; when `false` the slot reports unsupported even with a handler.
     public var isEnabled = true
     /// The request being handled now, or `nil`. Drive capture UI from this.

@@ -151,10 +151,12 @@ public final class BridgeHost {
 
     /// Adds a capability that `capability.query` reports as supported and whose requests
     /// (action == `id`) run `handler`. A typed slot with the same id wins.
+    ///
+    /// `handler` starts on the main actor (`nonisolated(nonsending)`); move heavy work off it yourself.
     public func registerCustomCapability(
         _ id: String,
         version: String? = nil,
-        handler: @escaping @Sendable (BridgeMessage, any BridgeResponder) async -> Void
+        handler: nonisolated(nonsending) @escaping @Sendable (BridgeMessage, any BridgeResponder) async -> Void
     ) {
         if customCapabilities[id] == nil {
             customCapabilityOrder.append(id)

@@ -2,5 +2,5 @@
 struct CustomCapability: Sendable {
     let id: String
     let version: String?
-    let handler: @Sendable (BridgeMessage, any BridgeResponder) async -> Void
+    let handler: nonisolated(nonsending) @Sendable (BridgeMessage, any BridgeResponder) async -> Void
 }
