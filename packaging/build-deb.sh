@@ -3,6 +3,7 @@
 #
 #   packaging/build-deb.sh            release build, package, validate, lintian
 #   packaging/build-deb.sh --clean    the same from an empty .build-release
+#   packaging/build-deb.sh --build-only  compile the program only (no package, no apt-get)
 #
 # Installs its own Debian build dependencies (only the missing ones). The package is
 # reproducible: every timestamp comes from the last commit (SOURCE_DATE_EPOCH), and the
@@ -18,10 +19,12 @@ out=out
 work=$out/work
 
 clean=0
+build_only=0
 for arg in "$@"; do
     case "$arg" in
         --clean) clean=1 ;;
-        -h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        --build-only) build_only=1 ;;
+        -h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "build-deb.sh: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -65,6 +68,14 @@ build_binary() {
         # checkout's folder away so the bytes do not depend on where the tree was cloned.
         -Xswiftc -file-prefix-map -Xswiftc "$top=."
         -Xcc "-ffile-prefix-map=$top=." -Xcxx "-ffile-prefix-map=$top=."
+        # Size. Optimise for size (the hot paths are in WebKit; see docs/packaging.md for the
+        # numbers), one section per function and datum so the linker drops what nothing
+        # reaches, export no symbols (an exported symbol is never dropped), and let lld fold
+        # identical functions.
+        -Xswiftc -Osize -Xcc -Os
+        -Xswiftc -Xfrontend -Xswiftc -function-sections
+        -Xcc -ffunction-sections -Xcc -fdata-sections -Xcxx -ffunction-sections -Xcxx -fdata-sections
+        -Xswiftc -use-ld=lld -Xlinker --icf=all -Xlinker --no-export-dynamic
     )
     [ $clean = 1 ] && rm -rf "$scratch"
     say "swift build ${build_flags[*]}"
@@ -180,6 +191,10 @@ check_versions() {
         || fail "the newest release in Resources/linux/$app_id.metainfo.xml is $metainfo, packaging/debian/changelog $version"
 }
 
+if [ $build_only = 1 ]; then
+    build_binary
+    exit 0
+fi
 install_build_dependencies
 export SOURCE_DATE_EPOCH
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)

@@ -47,6 +47,16 @@ stage "install build and test packages" scripts/setup.sh
 stage "translations: template up to date, catalogues complete" scripts/check-translations.sh
 stage "format: swift format lint against .swift-format" scripts/lint.sh
 stage "build (debug, with tests) and message catalogues" build
+# The ThreadSanitizer build and the release build of the .deb stage compile in the background, at
+# the lowest CPU priority, while the Xvfb stages run (those mostly wait for WebKit and the X
+# server). Their stages wait for them; a failed background build is simply redone there.
+mkdir -p .build
+(
+    nice -n 19 scripts/tsan.sh --build-only
+    [ $skip_install_test = 1 ] || nice -n 19 packaging/build-deb.sh --build-only
+) >.build/background-builds.log 2>&1 &
+background_builds=$!
+wait_for_background_builds() { wait "$background_builds" || true; }
 # Three runs. The capture window tests run one at a time, apart from the WebKit scenario hosts
 # and the shell processes that load the machine: a capture dialog is modal, so its input grab
 # would swallow the key presses another test sends to its own dialog. (The shell tests wait for
@@ -57,6 +67,7 @@ stage "capture window tests: synthetic cameras in real GTK windows, one at a tim
     xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests
 stage "shell tests: the built gbgbridge-shell as a process (Xvfb)" xvfb swift test --skip-build --filter ShellTests
 stage "capture dialog: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
+wait_for_background_builds
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
 # 30 s of new inputs keeps the suite within its time budget; run scripts/fuzz.sh alone for longer.
 stage "fuzz: corpus replay + 30 s run" env FUZZ_SECONDS=30 scripts/fuzz.sh
