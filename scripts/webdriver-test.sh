@@ -36,6 +36,7 @@ if [ $build = 1 ]; then swift build --product gbgbridge-shell >&2; fi
 [ -x "$bin/gbgbridge-shell" ] || { echo "webdriver-test: no $bin/gbgbridge-shell (build it first)" >&2; exit 1; }
 
 export GBGBRIDGE_SHELL="$bin/gbgbridge-shell"
+export PYTHONDONTWRITEBYTECODE=1
 export WEBDRIVER_ARTIFACTS="$PWD/.build/webdriver-artifacts"
 DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir Tests/WebDriver Tests/WebDriver "$@"
