@@ -2,11 +2,12 @@ import CWebKitGTK
 
 /// Lets a WebDriver session (WebKitGTK's `WebKitWebDriver`) drive a journey.
 ///
-/// `WebKitWebDriver` starts the browser binary named in the session's capabilities with
-/// `--automation` added and the address of its inspector connection in the
-/// `WEBKIT_INSPECTOR_SERVER` environment variable; WebKit connects to it by itself. What the
-/// application has to do is allow automation on its web context, and when the driver starts a
-/// session, hand it the web view to drive: the journey's bridged view, made with
+/// `WebKitWebDriver` starts the browser binary named in the session's capabilities, with the
+/// arguments given there (an application chooses one, such as `--automation`, to turn this on)
+/// and the address of its inspector connection in the `WEBKIT_INSPECTOR_SERVER` environment
+/// variable; WebKit connects to it by itself. What the application has to do is allow automation
+/// on its web context, and when the driver starts a session, hand it the web view to drive: the
+/// journey's bridged view, made with
 /// `isControlledByAutomation` (see ``BridgeJourneyWindow/init(url:host:allowedOrigins:width:height:websiteData:preferredLanguages:isControlledByAutomation:)``).
 ///
 /// Only one web context per process may allow automation. Keep the object for as long as the
