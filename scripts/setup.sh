@@ -16,6 +16,8 @@ packages=(
     dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0
     # the camera tests: a vivid camera in a QEMU guest
     qemu-system-x86 busybox-static v4l-utils kmod cpio
+    # the WebDriver tests: WebKitGTK's WebDriver server, a venv for Selenium from PyPI
+    webkit2gtk-driver python3-venv
     # packaging and its install test
     dpkg-dev debhelper fakeroot lintian desktop-file-utils appstream debootstrap help2man
 )

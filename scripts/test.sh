@@ -66,6 +66,7 @@ stage "unit and WebKitGTK transport tests (Xvfb)" \
 stage "capture window tests: synthetic cameras in real GTK windows, one at a time (Xvfb)" \
     xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests
 stage "shell tests: the built gbgbridge-shell as a process (Xvfb)" xvfb swift test --skip-build --filter ShellTests
+stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
 stage "capture dialog: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds
 stage "core tests under ThreadSanitizer" scripts/tsan.sh

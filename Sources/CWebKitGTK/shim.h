@@ -47,6 +47,13 @@ static inline WebKitResponsePolicyDecision *gbg_response_policy_decision(gpointe
 }
 static inline WebKitPolicyDecision *gbg_policy_decision(gpointer p) { return WEBKIT_POLICY_DECISION(p); }
 
+/// A web view in `context` that an automation session (WebDriver) may drive: `is-controlled-by-automation`
+/// is construct-only, so it is set here, where the variadic constructor can be called.
+static inline WebKitWebView *gbg_web_view_new_for_automation(WebKitWebContext *context) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context, "is-controlled-by-automation",
+                                        TRUE, NULL));
+}
+
 /// Connects a signal handler whose user data is released by `notify` when the
 /// handler is disconnected or the instance is finalized.
 static inline gulong gbg_signal_connect(gpointer instance, const char *signal, GCallback handler,

@@ -43,17 +43,24 @@ public enum BridgeWebViewConfigurator {
     /// or ``BridgeWebsiteData/context(_:)`` to use a `WebKitWebContext` of your own (for
     /// example one that several views share, or one with trusted certificates).
     ///
+    /// Pass `isControlledByAutomation` for a view a WebDriver session will drive (see
+    /// ``BridgeAutomation``); WebKit only lets an automation session use views made that way.
+    ///
     /// The returned widget is floating, as GTK widgets are: adding it to a
     /// container takes ownership; otherwise sink it with `g_object_ref_sink`.
     @MainActor
     public static func makeWebView(
         host: BridgeHost,
         originPolicy: OriginPolicy = OriginPolicy(allowedOrigins: []),
-        websiteData: BridgeWebsiteData = .ephemeral
+        websiteData: BridgeWebsiteData = .ephemeral,
+        isControlledByAutomation: Bool = false
     ) -> UnsafeMutablePointer<WebKitWebView> {
         let context = websiteData.makeWebContext()
         defer { g_object_unref(context) }
-        let webView = gbg_web_view(webkit_web_view_new_with_context(context))!
+        let webView =
+            isControlledByAutomation
+            ? gbg_web_view_new_for_automation(context)!
+            : gbg_web_view(webkit_web_view_new_with_context(context))!
         configure(webView, host: host, originPolicy: originPolicy)
         return webView
     }

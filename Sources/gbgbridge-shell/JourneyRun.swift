@@ -22,6 +22,7 @@ final class JourneyRun: BridgeHostDelegate {
     let log: MessageLog?
     private var coordinator: CaptureCoordinator?
     private var window: BridgeJourneyWindow?
+    private var automation: BridgeAutomation?
     private var timeoutTask: Task<Void, Never>?
     private(set) var outcome: ShellExit?
 
@@ -42,10 +43,11 @@ final class JourneyRun: BridgeHostDelegate {
         await installCaptureAnswers()
 
         let context = makeWebContext()
+        if settings.automation { allowAutomation(on: context) }
         let window = BridgeJourneyWindow(
             url: settings.journeyURL, host: host, allowedOrigins: settings.allowedOrigins,
             width: settings.windowSize.width, height: settings.windowSize.height, websiteData: .context(context),
-            preferredLanguages: settings.languages)
+            preferredLanguages: settings.languages, isControlledByAutomation: settings.automation)
         g_object_unref(context)
         self.window = window
         coordinator?.parentWindow = window.window
@@ -115,6 +117,25 @@ final class JourneyRun: BridgeHostDelegate {
             }
         }
         return context
+    }
+
+    /// `--automation`: the WebDriver session gets the journey's web view, and the run ends with the session.
+    private func allowAutomation(on context: UnsafeMutablePointer<WebKitWebContext>) {
+        if !BridgeAutomation.isDriverWaiting {
+            ShellOutput.warning(
+                tr(
+                    "--automation: no WebDriver server started this run (WEBKIT_INSPECTOR_SERVER is not set); the journey opens without a session (see docs/webdriver.md)"
+                ))
+        }
+        let automation = BridgeAutomation(
+            context: context, applicationName: "gbgbridge-shell", version: ShellVersion.current)
+        automation.webViewForSession = { [unowned self] in window?.webView }
+        // The driver ends the process soon after the session; nobody is left to tell of a cancel.
+        automation.onSessionEnded = { [unowned self] in
+            window?.isJourneyInProgress = false
+            finish(.windowClosed)
+        }
+        self.automation = automation
     }
 
     // MARK: Captures

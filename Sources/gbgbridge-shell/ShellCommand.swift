@@ -30,6 +30,11 @@ struct ShellCommand: ParsableCommand {
               5  --fail-on-page-error: the journey threw an uncaught error or left a rejection unhandled
               128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP)
 
+            WebDriver: name gbgbridge-shell as the binary in WebKitWebDriver's \
+            webkitgtk:browserOptions, with --automation and the shell's other options as its args, \
+            and gbgbridge-shell as the browserName. The journey then opens without steps of its \
+            own, the session drives it, and the run ends with the session (docs/webdriver.md).
+
             Languages: messages on stderr and the journey window come in the user's language \
             (LANGUAGE, LC_ALL, LC_MESSAGES, LANG; German, French and Spanish are included), and the \
             journey is offered the same languages (Accept-Language, navigator.language). --lang \
@@ -140,6 +145,12 @@ struct ShellCommand: ParsableCommand {
 
     @Flag(help: "Start a private virtual display (Xvfb) for this run and remove it afterwards.")
     var headless = false
+
+    @Flag(
+        help:
+            "Be the browser of a WebDriver session started by WebKitWebDriver (pass it in the session's args, see docs/webdriver.md): the session drives the journey window, and the run ends with the session."
+    )
+    var automation = false
 
     @Option(
         parsing: .unconditional,

@@ -43,6 +43,8 @@ struct ShellSettings {
     var timeout: Double?
     var screenshotPath: String?
     var headless: Bool
+    /// `--automation`: a WebDriver session drives the journey window.
+    var automation: Bool
     /// Whether the journey's console and page errors are printed and logged.
     var forwardsConsole: Bool
     /// `--fail-on-page-error`: an uncaught page error ends the run with status 5.
@@ -128,6 +130,7 @@ struct ShellSettings {
         }
         screenshotPath = command.screenshot
         headless = command.headless
+        automation = command.automation
         failsOnPageError = command.console.failOnPageError
         forwardsConsole = command.console.console ?? (command.headless || failsOnPageError)
         windowSize = try OptionValues.windowSize(command.windowSize, smallest: (320, 240), largest: (7680, 4320))
@@ -144,7 +147,8 @@ struct ShellSettings {
         if let path = screenshotPath { outputs.append(.init(name: "--screenshot", path: path)) }
         try OutputPaths.check(outputs: outputs, inputs: inputs)
 
-        if isBundledDemo, isUnattended {
+        // Under WebDriver the session clicks through the demo's steps itself.
+        if isBundledDemo, isUnattended, !automation {
             journeyURL = URL(string: journeyURL.absoluteString + "?autostart=1")!
         }
     }

@@ -133,9 +133,13 @@ public final class BridgeJourneyWindow {
     ///     example with ``BridgeCertificateTrust``).
     ///   - preferredLanguages: The languages offered to the journey (see ``preferredLanguages``);
     ///     `nil` for the user's.
+    ///   - isControlledByAutomation: Whether a WebDriver session drives the page (see
+    ///     ``BridgeAutomation``): the web view is made for it, and the session closing the page
+    ///     closes the window.
     public init(
         url: URL, host: BridgeHost, allowedOrigins: [String] = [], width: Int32 = 1024, height: Int32 = 768,
-        websiteData: BridgeWebsiteData = .ephemeral, preferredLanguages: [String]? = nil
+        websiteData: BridgeWebsiteData = .ephemeral, preferredLanguages: [String]? = nil,
+        isControlledByAutomation: Bool = false
     ) {
         self.url = url
         self.host = host
@@ -159,7 +163,9 @@ public final class BridgeJourneyWindow {
         gtk_widget_show(noticeLabel)
         gtk_box_pack_start(gbg_box(box), notice, 0, 0, 0)
 
-        let webView = BridgeWebViewConfigurator.makeWebView(host: host, originPolicy: policy, websiteData: websiteData)
+        let webView = BridgeWebViewConfigurator.makeWebView(
+            host: host, originPolicy: policy, websiteData: websiteData,
+            isControlledByAutomation: isControlledByAutomation)
         let settings = webkit_web_view_get_settings(webView)
         webkit_settings_set_enable_back_forward_navigation_gestures(settings, 0)
         stack = gtk_stack_new()
@@ -392,6 +398,12 @@ public final class BridgeJourneyWindow {
         signals.connect(
             view, "notify::title", trampoline: Signal.withPointer,
             closure: { [unowned self] (_: gpointer?) in titleChanged() } as Signal.WithPointer)
+        // A page asking to close itself is ignored; a WebDriver session closing its window is obeyed.
+        if webkit_web_view_is_controlled_by_automation(webView) != 0 {
+            signals.connect(
+                view, "close", trampoline: Signal.plain,
+                closure: { [unowned self] in close() } as Signal.Plain)
+        }
         errorView.onRetry = { [unowned self] in retry() }
 
         let windowPointer = UnsafeMutableRawPointer(window)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The shell as a WebDriver browser: Selenium (Python, from PyPI) drives the bundled demo journey
+# through Debian's WebKitWebDriver and gbgbridge-shell --automation, under Xvfb
+# (Tests/WebDriver: every step with the test-pattern camera, cancelled captures, session start;
+# each test checks that no shell or WebKit process outlives its session).
+#   scripts/webdriver-test.sh [--no-build] [pytest arguments...]
+# Installs webkit2gtk-driver and python3-venv when missing, and keeps the venv in .build/webdriver-venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+
+build=1
+if [ "${1:-}" = --no-build ]; then build=0; shift; fi
+
+missing=()
+command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
+python3 -c "import ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "webdriver-test: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
+    apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+venv=.build/webdriver-venv
+if [ ! -x "$venv/bin/pytest" ]; then
+    echo "webdriver-test: making $venv (selenium, pytest from PyPI)" >&2
+    # Debian's python3 with its venv module, not another python3 earlier on PATH.
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium>=4.20,<5" "pytest>=7"
+fi
+
+bin="$(swift build --show-bin-path)"
+if [ $build = 1 ]; then swift build --product gbgbridge-shell >&2; fi
+[ -x "$bin/gbgbridge-shell" ] || { echo "webdriver-test: no $bin/gbgbridge-shell (build it first)" >&2; exit 1; }
+
+export GBGBRIDGE_SHELL="$bin/gbgbridge-shell"
+export PYTHONDONTWRITEBYTECODE=1
+export WEBDRIVER_ARTIFACTS="$PWD/.build/webdriver-artifacts"
+DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir Tests/WebDriver Tests/WebDriver "$@"
