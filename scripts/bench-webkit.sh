@@ -5,6 +5,8 @@
 # (as webview/webview hosts do). Prints the median of each number over the runs
 # and the ratios ours / object floor and ours / string floor.
 # Usage: scripts/bench-webkit.sh [runs]   (default 3)
+#   BENCH_SWIFT_FLAGS="-Xswiftc -Osize" scripts/bench-webkit.sh   builds the Swift side with
+#   those flags instead (in .build-bench-flags), e.g. as the .deb's program is optimised.
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -13,8 +15,10 @@ mkdir -p "$out"
 rm -f "$out"/swift-*.txt "$out"/floor-*.txt "$out"/strings-*.txt
 export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
 
-swift build -c release --product gbgbridge-webkit-bench >/dev/null 2>&1
-bench="$(swift build -c release --show-bin-path)/gbgbridge-webkit-bench"
+# shellcheck disable=SC2086 # the flags are words
+if [ -n "${BENCH_SWIFT_FLAGS:-}" ]; then set -- --scratch-path .build-bench-flags $BENCH_SWIFT_FLAGS; else set --; fi
+swift build -c release --product gbgbridge-webkit-bench "$@" >/dev/null 2>&1
+bench="$(swift build -c release "$@" --show-bin-path)/gbgbridge-webkit-bench"
 gcc -O2 -o "$out/gbgbridge-c-floor" Benchmarks/c-floor/echo-host.c \
     $(pkg-config --cflags --libs webkit2gtk-4.1)
 
