@@ -37,6 +37,8 @@ enum Scenarios {
         "kiosk": Scenario(body: kiosk),
         "app-focus": Scenario(body: applicationFocus),
         "embedder-callbacks": Scenario(body: embedderCallbacks),
+        "web-camera": Scenario(body: webCamera),
+        "web-camera-ask": Scenario(body: webCameraAsk),
     ]
 
     /// The page-side test client served at `/lib.js`.
