@@ -125,11 +125,14 @@ extension Scenarios {
         harness.check(top?["ok"] == .bool(true), "the journey origin gets the camera", "\(String(describing: top))")
         harness.check(top?["live"] == .bool(true), "its video track is live", "\(String(describing: top))")
         if case .number(let lit)? = top?["lit"], case .number(let colours)? = top?["colours"] {
-            harness.check(lit > 0 && colours > 1, "a canvas read of a frame shows a picture", "lit \(lit), colours \(colours)")
+            harness.check(
+                lit > 0 && colours > 1, "a canvas read of a frame shows a picture", "lit \(lit), colours \(colours)")
         } else {
             harness.check(false, "a canvas read of a frame shows a picture", "\(String(describing: top))")
         }
-        if case .number(let ms)? = top?["ms"] { harness.note("getUserMedia to first frame (mock camera): \(Int(ms)) ms") }
+        if case .number(let ms)? = top?["ms"] {
+            harness.note("getUserMedia to first frame (mock camera): \(Int(ms)) ms")
+        }
         let again = await probe.probe("top-again", harness: harness)
         if case .number(let ms)? = again?["ms"] {
             harness.note("getUserMedia to first frame, second time: \(Int(ms)) ms")
@@ -168,7 +171,9 @@ extension Scenarios {
         // to ask; geolocation always comes to the window.
         harness.check(deniedKinds.contains(.geolocation), "the geolocation denial is reported", "\(probe.decisions)")
         for decision in probe.decisions {
-            harness.note("\(decision.kind.rawValue) from \(decision.origin): \(decision.allowed ? "allowed" : "denied") (\(decision.reason))")
+            harness.note(
+                "\(decision.kind.rawValue) from \(decision.origin): \(decision.allowed ? "allowed" : "denied") (\(decision.reason))"
+            )
         }
 
         // A page no longer on the allow-list: a foreign top page. (A fresh window: WebKit keeps a
@@ -195,13 +200,16 @@ extension Scenarios {
         harness.check(prompt != nil, "ask shows a prompt")
         if let prompt {
             await harness.pause(0.3)
-            let path = ProcessInfo.processInfo.environment["GBGBRIDGE_PROMPT_PICTURE"] ?? "/tmp/gbgbridge-web-camera-prompt.png"
+            let path =
+                ProcessInfo.processInfo.environment["GBGBRIDGE_PROMPT_PICTURE"]
+                ?? "/tmp/gbgbridge-web-camera-prompt.png"
             if paint(gbg_widget(prompt), toPNG: path) { harness.note("prompt picture: \(path)") }
             harness.check(colourCount(ofPNG: path) > 2, "the prompt is drawn")
         }
         denied.journey.window.answerWebCameraPrompt(allow: false)
         let first = await denied.result("first", harness: harness)
-        harness.check(first?["error"] == .string("NotAllowedError"), "Deny rejects getUserMedia", "\(String(describing: first))")
+        harness.check(
+            first?["error"] == .string("NotAllowedError"), "Deny rejects getUserMedia", "\(String(describing: first))")
         denied.journey.run("cameraProbe('second')")
         let second = await denied.result("second", harness: harness)
         harness.check(
@@ -215,7 +223,8 @@ extension Scenarios {
         harness.check(secondPrompt != nil, "a new window asks again")
         allowed.journey.window.answerWebCameraPrompt(allow: true)
         let granted = await allowed.result("first", harness: harness)
-        harness.check(granted?["ok"] == .bool(true), "Allow gives the page the camera", "\(String(describing: granted))")
+        harness.check(
+            granted?["ok"] == .bool(true), "Allow gives the page the camera", "\(String(describing: granted))")
         allowed.journey.run("cameraProbe('second')")
         let remembered = await allowed.result("second", harness: harness)
         harness.check(

@@ -38,7 +38,7 @@ public struct WebPermissionDecision: Sendable, Equatable {
     public let origin: String
     /// Whether the request was allowed.
     public let allowed: Bool
-    /// Why, in English (for logs).
+    /// Why, in a sentence for people (in the user's language).
     public let reason: String
 }
 
@@ -211,15 +211,15 @@ extension BridgeJourneyWindow {
     /// Why the announced document may not use capture devices, or `nil` when it may.
     private func documentProblem(_ announcement: MediaCallAnnouncement) -> String? {
         guard let top = topOrigin, transport.originPolicy.allowedOrigins.contains(top) else {
-            return "the top page is not an allowed journey origin"
+            return tr("the top page is not an allowed journey origin")
         }
-        guard announcement.origin != "null" else { return "the document is sandboxed (opaque origin)" }
+        guard announcement.origin != "null" else { return tr("the document is sandboxed (opaque origin)") }
         guard transport.originPolicy.allowedOrigins.contains(announcement.origin) else {
-            return "\(announcement.origin) is not an allowed journey origin"
+            return tr("{origin} is not an allowed journey origin", ["origin": announcement.origin])
         }
         if !announcement.isTopFrame {
             guard announcement.origin == top, announcement.ancestorOrigins.allSatisfy({ $0 == top }) else {
-                return "a frame not of the top page's origin"
+                return tr("a frame not of the top page's origin")
             }
         }
         return nil
@@ -237,7 +237,7 @@ extension BridgeJourneyWindow {
             let kind = Self.otherKind(of: pointer)
             answer(
                 request, kind: kind, origin: topOrigin ?? "unknown", allowed: false,
-                reason: "journeys are not offered \(kind.rawValue)")
+                reason: tr("journeys are not offered {kind}", ["kind": kind.rawValue]))
         }
         return true
     }
@@ -265,17 +265,19 @@ extension BridgeJourneyWindow {
         let announcement = screen ? nil : takeAnnouncement(call: "getUserMedia", video: video, audio: audio)
         let origin = announcement?.origin ?? topOrigin ?? "unknown"
         if screen {
-            answer(request, kind: kind, origin: origin, allowed: false, reason: "journeys are not offered screen capture")
+            answer(
+                request, kind: kind, origin: origin, allowed: false,
+                reason: tr("journeys are not offered screen capture"))
             return
         }
         if audio, !permissionState.allowsMicrophone {
-            answer(request, kind: kind, origin: origin, allowed: false, reason: "the microphone is not allowed")
+            answer(request, kind: kind, origin: origin, allowed: false, reason: tr("the microphone is not allowed"))
             return
         }
         guard let announcement else {
             answer(
                 request, kind: kind, origin: origin, allowed: false,
-                reason: "the request did not come from a document the window could identify")
+                reason: tr("the request did not come from a document the window could identify"))
             return
         }
         if let problem = documentProblem(announcement) {
@@ -284,16 +286,20 @@ extension BridgeJourneyWindow {
         }
         switch permissionState.cameraAccess {
         case .deny:
-            answer(request, kind: kind, origin: origin, allowed: false, reason: "web camera access is set to deny")
+            answer(request, kind: kind, origin: origin, allowed: false, reason: tr("web camera access is set to deny"))
         case .allow:
-            answer(request, kind: kind, origin: origin, allowed: true, reason: "web camera access is set to allow")
+            answer(request, kind: kind, origin: origin, allowed: true, reason: tr("web camera access is set to allow"))
         case .ask:
             if kiosk != nil {
-                answer(request, kind: kind, origin: origin, allowed: true, reason: "kiosk mode allows the journey origin")
+                answer(
+                    request, kind: kind, origin: origin, allowed: true,
+                    reason: tr("kiosk mode allows the journey origin"))
             } else if let remembered = permissionState.remembered[Self.rememberKey(origin: origin, kind: kind)] {
                 answer(
                     request, kind: kind, origin: origin, allowed: remembered,
-                    reason: remembered ? "the person allowed it earlier in this run" : "the person denied it earlier in this run")
+                    reason: remembered
+                        ? tr("the person allowed it earlier in this run")
+                        : tr("the person denied it earlier in this run"))
             } else {
                 g_object_ref(UnsafeMutableRawPointer(request))
                 permissionState.pending.append(PendingMediaRequest(request: request, kind: kind, origin: origin))
@@ -308,7 +314,7 @@ extension BridgeJourneyWindow {
         guard let announcement else {
             answer(
                 request, kind: .deviceInfo, origin: origin, allowed: false,
-                reason: "the request did not come from a document the window could identify")
+                reason: tr("the request did not come from a document the window could identify"))
             return
         }
         if let problem = documentProblem(announcement) {
@@ -321,7 +327,8 @@ extension BridgeJourneyWindow {
                 && (kiosk != nil || permissionState.remembered[Self.rememberKey(origin: origin, kind: .camera)] == true))
         answer(
             request, kind: .deviceInfo, origin: origin, allowed: cameraAllowed,
-            reason: cameraAllowed ? "the camera is allowed for this origin" : "the camera is not (yet) allowed for this origin")
+            reason: cameraAllowed
+                ? tr("the camera is allowed for this origin") : tr("the camera is not (yet) allowed for this origin"))
     }
 
     private static func rememberKey(origin: String, kind: WebPermissionKind) -> String { "\(kind.rawValue) \(origin)" }
@@ -403,7 +410,7 @@ extension BridgeJourneyWindow {
         for pending in answered {
             answer(
                 pending.request, kind: pending.kind, origin: pending.origin, allowed: allowed,
-                reason: allowed ? "the person allowed it" : "the person denied it")
+                reason: allowed ? tr("the person allowed it") : tr("the person denied it"))
             g_object_unref(UnsafeMutableRawPointer(pending.request))
         }
         showNextPrompt()
@@ -420,7 +427,7 @@ extension BridgeJourneyWindow {
         for request in pending {
             answer(
                 request.request, kind: request.kind, origin: request.origin, allowed: false,
-                reason: "the window closed before the person answered")
+                reason: tr("the window closed before the person answered"))
             g_object_unref(UnsafeMutableRawPointer(request.request))
         }
     }
