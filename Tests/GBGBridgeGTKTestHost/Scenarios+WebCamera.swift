@@ -78,10 +78,13 @@ extension Scenarios {
 
         private let access: WebCameraAccess
 
+        /// Whether the page is offered WebKit's synthetic camera (set before ``open()``).
+        var usesMockDevices = true
+
         func open() async {
             await journey.open("/")
             journey.window.webCameraAccess = access
-            journey.window.usesMockCaptureDevices = true
+            journey.window.usesMockCaptureDevices = usesMockDevices
             journey.window.onWebPermissionDecided = { [unowned self] in decisions.append($0) }
         }
 
@@ -91,9 +94,9 @@ extension Scenarios {
             return await result(tag, harness: harness)
         }
 
-        /// Waits (up to 15 s) for the probe result tagged `tag`.
-        func result(_ tag: String, harness: Harness) async -> JSONValue? {
-            for _ in 0..<150 {
+        /// Waits (up to `seconds`) for the probe result tagged `tag`.
+        func result(_ tag: String, harness: Harness, seconds: Int = 15) async -> JSONValue? {
+            for _ in 0..<(seconds * 10) {
                 let text = await harness.evaluate(
                     "probes.filter(function (p) { return p && p.camera && p.camera.tag === '\(tag)'; })"
                         + ".map(function (p) { return p.camera; })[0] || null",
@@ -253,7 +256,7 @@ extension Scenarios {
 
 extension JSONValue {
     /// The member `key` of an object, or `nil`.
-    fileprivate subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }

@@ -35,6 +35,28 @@ run_phase() {
     fi
 }
 
+# The web route: a WebKitGTK page's getUserMedia through GStreamer to vivid, and the page and
+# native capture taking turns on the cameras (the test host's web-camera-vivid scenario).
+run_web_phase() {
+    local log=$results/web.log begin result checks failed seconds
+    begin=$(cut -d' ' -f1 /proc/uptime)
+    # The page is served on the loopback interface, which the guest does not bring up by itself.
+    ip link set lo up 2>/dev/null || busybox ip link set lo up
+    mkdir -p /tmp/web-home
+    HOME=/tmp/web-home DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 \
+        xvfb-run -a -s "-screen 0 1280x1024x24" "$CAMERA_VM_WEB_HOST" web-camera-vivid >"$log" 2>&1
+    result=$?
+    checks=$(grep -c '^ok ' "$log")
+    failed=$(grep -c '^not ok' "$log")
+    seconds=$(awk -v a="$begin" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')
+    echo "phase web: exit $result, $checks checks passed, $failed failed, $seconds s" | tee -a "$log"
+    if ((result != 0 || failed != 0 || checks == 0)); then
+        echo "phase web FAILED" | tee -a "$log"
+        status=1
+    fi
+}
+
 run_phase main "$CAMERA_VM_MAIN_SUITES" "$CAMERA_VM_MAIN_EXPECTED"
+[[ -n ${CAMERA_VM_WEB_HOST:-} ]] && run_web_phase
 run_phase unprivileged "$CAMERA_VM_UNPRIVILEGED_SUITES" "$CAMERA_VM_UNPRIVILEGED_EXPECTED" setpriv --reuid=65534 --regid=65534 --clear-groups
 exit $status

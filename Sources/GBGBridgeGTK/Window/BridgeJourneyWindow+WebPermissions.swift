@@ -187,9 +187,10 @@ extension BridgeJourneyWindow {
 
     /// Takes the oldest live announcement that matches a request, if any.
     ///
-    /// When several documents announced a matching call at once and one of them may not use
-    /// capture devices, the request cannot be told apart: the first such announcement is taken,
-    /// so the request is denied (and the other document can simply try again).
+    /// When documents that may and documents that may not use capture devices announced matching
+    /// calls at the same time, the request cannot be told apart: every one of those announcements
+    /// is dropped and a refused one returned, so this request and the others that match are denied
+    /// (a journey can simply ask again).
     private func takeAnnouncement(call: String, video: Bool, audio: Bool) -> MediaCallAnnouncement? {
         forgetOldAnnouncements()
         let matching = permissionState.announcements.indices.filter {
@@ -198,8 +199,13 @@ extension BridgeJourneyWindow {
                 && (call != "getUserMedia" || (announcement.video == video && announcement.audio == audio))
         }
         guard let first = matching.first else { return nil }
-        let index = matching.first { documentProblem(permissionState.announcements[$0]) != nil } ?? first
-        return permissionState.announcements.remove(at: index)
+        let refused = matching.filter { documentProblem(permissionState.announcements[$0]) != nil }
+        guard let firstRefused = refused.first, refused.count < matching.count else {
+            return permissionState.announcements.remove(at: first)
+        }
+        let taken = permissionState.announcements[firstRefused]
+        for index in matching.reversed() { permissionState.announcements.remove(at: index) }
+        return taken
     }
 
     /// The origin of the top page, or `nil` when it has none the policy knows.
