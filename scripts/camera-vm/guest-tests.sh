@@ -42,10 +42,26 @@ run_web_phase() {
     begin=$(cut -d' ' -f1 /proc/uptime)
     # The page is served on the loopback interface, which the guest does not bring up by itself.
     ip link set lo up 2>/dev/null || busybox ip link set lo up
-    mkdir -p /tmp/web-home
-    HOME=/tmp/web-home DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1 \
-        xvfb-run -a -s "-screen 0 1280x1024x24" "$CAMERA_VM_WEB_HOST" web-camera-vivid >"$log" 2>&1
+    mkdir -p /tmp/web-home /tmp/web-run
+    chmod 0700 /tmp/web-run
+    # WebKitGTK offers the page the cameras of a PipeWire session: start one (no D-Bus here).
+    export HOME=/tmp/web-home XDG_RUNTIME_DIR=/tmp/web-run DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
+    pipewire >"$results/pipewire.log" 2>&1 &
+    local pipewire=$!
+    sleep 5
+    wireplumber >"$results/wireplumber.log" 2>&1 &
+    local wireplumber=$!
+    local waited=0
+    until pw-cli ls Node 2>/dev/null | grep -q 'Video/Source' || ((waited >= 90)); do
+        sleep 3
+        waited=$((waited + 3))
+    done
+    pw-cli ls Node >"$results/pipewire-nodes.log" 2>&1
+    echo "PipeWire camera nodes after $waited s: $(grep -c 'Video/Source' "$results/pipewire-nodes.log")"
+    xvfb-run -a -s "-screen 0 1280x1024x24" "$CAMERA_VM_WEB_HOST" web-camera-vivid >"$log" 2>&1
     result=$?
+    kill "$wireplumber" "$pipewire" 2>/dev/null
+    wait "$wireplumber" "$pipewire" 2>/dev/null
     checks=$(grep -c '^ok ' "$log")
     failed=$(grep -c '^not ok' "$log")
     seconds=$(awk -v a="$begin" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')
