@@ -234,6 +234,14 @@ extension Scenarios {
             remembered?["ok"] == .bool(true) && allowed.journey.window.webCameraPrompt == nil,
             "the answer is remembered", "\(String(describing: remembered))")
 
+        let kiosk = CameraJourney(access: .ask)
+        await kiosk.open()
+        kiosk.journey.window.enterKioskMode(KioskConfiguration())
+        let kioskResult = await kiosk.probe("kiosk", harness: harness)
+        harness.check(
+            kioskResult?["ok"] == .bool(true) && kiosk.journey.window.webCameraPrompt == nil,
+            "kiosk mode answers ask with allow, without a prompt", "\(String(describing: kioskResult))")
+
         let refusing = CameraJourney(access: .deny)
         await refusing.open()
         let refused = await refusing.probe("denied", harness: harness)
