@@ -32,7 +32,7 @@ packages=(qemu-system-x86 busybox-static v4l-utils libv4l-dev kmod cpio xz-utils
 web=${CAMERA_VM_WEB:-0}
 memory=1024
 if [[ $web == 1 ]]; then
-    packages+=(xvfb xauth gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-pipewire pipewire-bin wireplumber libspa-0.2-modules)
+    packages+=(xvfb xauth gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-pipewire pipewire-bin wireplumber libspa-0.2-modules xdg-desktop-portal dbus-daemon)
     memory=2048
 fi
 missing=()

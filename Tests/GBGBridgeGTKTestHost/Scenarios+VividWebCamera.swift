@@ -77,6 +77,9 @@ extension Scenarios {
         probe.journey.run("vividBars('bars')")
         let bars = await probe.result("bars", harness: harness, seconds: 120)
         harness.check(bars?["ok"] == .bool(true), "the page gets the vivid camera", "\(String(describing: bars))")
+        for decision in probe.decisions {
+            harness.note("\(decision.kind.rawValue) from \(decision.origin): \(decision.allowed) (\(decision.reason))")
+        }
         if case .number(let ms)? = bars?["ms"] { harness.note("getUserMedia to first frame (vivid): \(Int(ms)) ms") }
         // vivid's 75% bars: white, yellow, cyan, green, magenta, red, blue, black.
         let expected: [[Double]] = [

@@ -44,12 +44,18 @@ run_web_phase() {
     ip link set lo up 2>/dev/null || busybox ip link set lo up
     mkdir -p /tmp/web-home /tmp/web-run
     chmod 0700 /tmp/web-run
-    # WebKitGTK offers the page the cameras of a PipeWire session: start one (no D-Bus here).
-    export HOME=/tmp/web-home XDG_RUNTIME_DIR=/tmp/web-run DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
+    # WebKitGTK offers the page the cameras of a PipeWire session, through the desktop portal: start them.
+    export HOME=/tmp/web-home XDG_RUNTIME_DIR=/tmp/web-run NO_AT_BRIDGE=1
+    # A private session bus: WirePlumber and PipeWire expect one.
+    export DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/web-run/bus
+    dbus-daemon --session --fork --nopidfile --address="$DBUS_SESSION_BUS_ADDRESS" >"$results/dbus.log" 2>&1
     pipewire >"$results/pipewire.log" 2>&1 &
     local pipewire=$!
+    # WebKit asks the desktop portal's Camera interface for the PipeWire remote.
+    /usr/libexec/xdg-desktop-portal >"$results/portal.log" 2>&1 &
+    local portal=$!
     sleep 5
-    wireplumber >"$results/wireplumber.log" 2>&1 &
+    WIREPLUMBER_DEBUG=3 wireplumber >"$results/wireplumber.log" 2>&1 &
     local wireplumber=$!
     local waited=0
     until pw-cli ls Node 2>/dev/null | grep -q 'Video/Source' || ((waited >= 90)); do
@@ -60,8 +66,8 @@ run_web_phase() {
     echo "PipeWire camera nodes after $waited s: $(grep -c 'Video/Source' "$results/pipewire-nodes.log")"
     xvfb-run -a -s "-screen 0 1280x1024x24" "$CAMERA_VM_WEB_HOST" web-camera-vivid >"$log" 2>&1
     result=$?
-    kill "$wireplumber" "$pipewire" 2>/dev/null
-    wait "$wireplumber" "$pipewire" 2>/dev/null
+    kill "$portal" "$wireplumber" "$pipewire" 2>/dev/null
+    wait "$portal" "$wireplumber" "$pipewire" 2>/dev/null
     checks=$(grep -c '^ok ' "$log")
     failed=$(grep -c '^not ok' "$log")
     seconds=$(awk -v a="$begin" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')

@@ -74,7 +74,7 @@ struct WebPermissionState {
     var onDecided: (@MainActor (WebPermissionDecision) -> Void)?
 
     /// How long an announced call may wait for WebKit's request.
-    static let announcementLifetime = Duration.seconds(10)
+    static let announcementLifetime = Duration.seconds(60)
     static let maximumAnnouncements = 32
 }
 

@@ -11,7 +11,7 @@
 /// and the listener reads the frame's real location. A call that never announced itself
 /// (for example through a function taken from a realm the scripts did not reach) finds no
 /// report, and is denied. When the call settles, the frame says so and its report is
-/// dropped; a report nothing claimed expires after a few seconds.
+/// dropped; a report nothing claimed expires after a minute.
 enum WebPermissionScripts {
     /// The handler receiving announcements in the isolated world.
     static let handler = "gbgBridgeMedia"
