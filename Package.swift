@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "GBGBridgeLocalizationTests", dependencies: ["GBGBridgeLocalization"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
-            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture"],
             path: "Tests/GBGBridgeGTKTestHost",
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("soup-3.0")]

@@ -14,6 +14,8 @@ packages=(
     x11-utils librsvg2-common openssl
     # the capture dialog's AT-SPI test: a private session bus, the accessibility bus, Python bindings
     dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0
+    # the web route to the camera: WebKitGTK captures through PipeWire's GStreamer device provider
+    gstreamer1.0-pipewire
     # the camera tests: a vivid camera in a QEMU guest
     qemu-system-x86 busybox-static v4l-utils kmod cpio
     # the WebDriver tests: WebKitGTK's WebDriver server, a venv for Selenium from PyPI

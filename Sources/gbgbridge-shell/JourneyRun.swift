@@ -25,6 +25,8 @@ final class JourneyRun: BridgeHostDelegate {
     private var automation: BridgeAutomation?
     private var timeoutTask: Task<Void, Never>?
     private(set) var outcome: ShellExit?
+    /// `--web-camera` and its companions.
+    var webCameraOptions: WebCameraOptions?
 
     init(settings: ShellSettings, log: MessageLog?, windowSettings: WindowSettings = WindowSettings()) {
         self.settings = settings
@@ -52,6 +54,7 @@ final class JourneyRun: BridgeHostDelegate {
         self.window = window
         coordinator?.parentWindow = window.window
         forwardConsole(of: window)
+        if let webCameraOptions { configureWebPermissions(of: window, options: webCameraOptions) }
         window.defaultTitle = DesktopIdentity.applicationName
         window.developerExtrasEnabled = settings.inspector
         window.onLoadFailed = { [unowned self] failure in

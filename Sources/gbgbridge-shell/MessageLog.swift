@@ -69,6 +69,16 @@ final class MessageLog {
         write(key: "console", value: (try? record.jsonText()) ?? "null")
     }
 
+    /// Appends one answer to a permission request of the page:
+    /// `{"t": <ms>, "permission": {"kind", "origin", "allowed", "reason"}}`.
+    func record(permission decision: WebPermissionDecision) {
+        let record: JSONValue = [
+            "kind": .string(decision.kind.rawValue), "origin": .string(decision.origin),
+            "allowed": .bool(decision.allowed), "reason": .string(decision.reason),
+        ]
+        write(key: "permission", value: (try? record.jsonText()) ?? "null")
+    }
+
     private func write(key: String, value: String) {
         guard fd >= 0 else { return }
         let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded())

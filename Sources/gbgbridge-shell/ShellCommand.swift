@@ -166,6 +166,7 @@ struct ShellCommand: ParsableCommand {
     var lang: String?
     @OptionGroup var window: WindowOptions
     @OptionGroup var console: ConsoleOptions
+    @OptionGroup var webCamera: WebCameraOptions
 
     // Values are checked in ShellSettings, which reports each problem as one line (status 2).
 }

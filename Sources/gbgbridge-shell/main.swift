@@ -101,6 +101,7 @@ DesktopIdentity.installDefaultIcon()
 
 let run = JourneyRun(settings: settings, log: log, windowSettings: windowSettings)
 JourneyRun.current = run
+run.webCameraOptions = command.webCamera
 // A parent may hand down a blocked signal mask; these signals must reach the handlers below.
 var stopSignals = sigset_t()
 sigemptyset(&stopSignals)

@@ -37,6 +37,10 @@ enum Scenarios {
         "kiosk": Scenario(body: kiosk),
         "app-focus": Scenario(body: applicationFocus),
         "embedder-callbacks": Scenario(body: embedderCallbacks),
+        "web-camera": Scenario(body: webCamera),
+        "web-camera-ask": Scenario(body: webCameraAsk),
+        // Needs vivid cameras: run in the camera VM (scripts/camera-vm-test.sh), not by the test suite.
+        "web-camera-vivid": Scenario(timeoutSeconds: 400, body: webCameraVivid),
     ]
 
     /// The page-side test client served at `/lib.js`.

@@ -15,7 +15,7 @@ struct TransportScenarioTests {
             "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
             "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
-            "error-page", "context-menu", "kiosk", "app-focus", "embedder-callbacks",
+            "error-page", "context-menu", "kiosk", "app-focus", "embedder-callbacks", "web-camera", "web-camera-ask",
         ])
     func scenario(_ name: String) async throws {
         // The lifecycle scenario checks focus events: on a shared display, windows that other

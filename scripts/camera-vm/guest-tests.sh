@@ -35,6 +35,50 @@ run_phase() {
     fi
 }
 
+# The web route: a WebKitGTK page's getUserMedia through GStreamer to vivid, and the page and
+# native capture taking turns on the cameras (the test host's web-camera-vivid scenario).
+run_web_phase() {
+    local log=$results/web.log begin result checks failed seconds
+    begin=$(cut -d' ' -f1 /proc/uptime)
+    # The page is served on the loopback interface, which the guest does not bring up by itself.
+    ip link set lo up 2>/dev/null || busybox ip link set lo up
+    mkdir -p /tmp/web-home /tmp/web-run
+    chmod 0700 /tmp/web-run
+    # WebKitGTK offers the page the cameras of a PipeWire session, through the desktop portal: start them.
+    export HOME=/tmp/web-home XDG_RUNTIME_DIR=/tmp/web-run NO_AT_BRIDGE=1
+    # A private session bus: WirePlumber and PipeWire expect one.
+    export DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/web-run/bus
+    dbus-daemon --session --fork --nopidfile --address="$DBUS_SESSION_BUS_ADDRESS" >"$results/dbus.log" 2>&1
+    pipewire >"$results/pipewire.log" 2>&1 &
+    local pipewire=$!
+    # WebKit asks the desktop portal's Camera interface for the PipeWire remote.
+    /usr/libexec/xdg-desktop-portal >"$results/portal.log" 2>&1 &
+    local portal=$!
+    sleep 5
+    WIREPLUMBER_DEBUG=3 wireplumber >"$results/wireplumber.log" 2>&1 &
+    local wireplumber=$!
+    local waited=0
+    until pw-cli ls Node 2>/dev/null | grep -q 'Video/Source' || ((waited >= 90)); do
+        sleep 3
+        waited=$((waited + 3))
+    done
+    pw-cli ls Node >"$results/pipewire-nodes.log" 2>&1
+    echo "PipeWire camera nodes after $waited s: $(grep -c 'Video/Source' "$results/pipewire-nodes.log")"
+    xvfb-run -a -s "-screen 0 1280x1024x24" "$CAMERA_VM_WEB_HOST" web-camera-vivid >"$log" 2>&1
+    result=$?
+    kill "$portal" "$wireplumber" "$pipewire" 2>/dev/null
+    wait "$portal" "$wireplumber" "$pipewire" 2>/dev/null
+    checks=$(grep -c '^ok ' "$log")
+    failed=$(grep -c '^not ok' "$log")
+    seconds=$(awk -v a="$begin" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')
+    echo "phase web: exit $result, $checks checks passed, $failed failed, $seconds s" | tee -a "$log"
+    if ((result != 0 || failed != 0 || checks == 0)); then
+        echo "phase web FAILED" | tee -a "$log"
+        status=1
+    fi
+}
+
 run_phase main "$CAMERA_VM_MAIN_SUITES" "$CAMERA_VM_MAIN_EXPECTED"
+[[ -n ${CAMERA_VM_WEB_HOST:-} ]] && run_web_phase
 run_phase unprivileged "$CAMERA_VM_UNPRIVILEGED_SUITES" "$CAMERA_VM_UNPRIVILEGED_EXPECTED" setpriv --reuid=65534 --regid=65534 --clear-groups
 exit $status

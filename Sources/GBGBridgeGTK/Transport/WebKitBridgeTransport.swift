@@ -89,6 +89,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
         var loadFinished: (@MainActor () -> Void)?
         var loadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
         var webProcessTerminated: (@MainActor (String) -> Void)?
+        /// Runs after the transport (re)installed its user scripts, which removes every other one.
+        var scriptsInstalled: (@MainActor () -> Void)?
     }
     /// Set by ``BridgeJourneyWindow``; embedders use the `on...` callbacks instead.
     var ownerHooks = OwnerHooks()
@@ -491,6 +493,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             BridgeScripts.worldName, nil, nil)
         webkit_user_content_manager_add_script(contentManager, relay)
         webkit_user_script_unref(relay)
+        ownerHooks.scriptsInstalled?()
     }
 
     /// Settles the host, detaches from it and disconnects every signal.

@@ -117,6 +117,8 @@ public final class BridgeJourneyWindow {
     var kioskState = KioskState()
     /// While a session reset is under way: loads are not reported.
     var isResetting = false
+    /// How the page's permission requests are answered, and what is waiting for the person.
+    var permissionState = WebPermissionState()
 
     /// Creates the window (not yet shown) and starts loading `url`.
     ///
@@ -178,12 +180,14 @@ public final class BridgeJourneyWindow {
         self.webView = webView
         self.transport = BridgeWebViewConfigurator.transport(of: webView)!
         connect(window: window, webView: webView)
+        installWebPermissions(webView)
         updateTitle()
         applyPreferredLanguages()
         load()
     }
 
     isolated deinit {
+        denyPendingPermissions()
         signals.disconnectAll()
         if let reloadDialog { gtk_widget_destroy(reloadDialog) }
         if let window { gtk_widget_destroy(gbg_widget(window)) }
@@ -667,6 +671,7 @@ public final class BridgeJourneyWindow {
     }
 
     private func windowDestroyed() {
+        denyPendingPermissions()
         signals.disconnectAll()
         kioskState.idleTask?.cancel()
         kioskState.pendingReset?.cancel()
