@@ -13,11 +13,12 @@ import GBGBridgeLocalization
 // screenshots that run outside the Swift test process (AT-SPI, other screen sizes, themes, languages).
 //
 //   gbgbridge-capture-testhost show STATE [--kind document|selfie] [--screenshot PNG] [--hold SECONDS]
-//                                         [--press-capture-after SECONDS]
+//                                         [--press-capture-when FILE]
 //       STATE: live | hint | countdown | review | disconnected
 //       Prints "READY STATE" once the dialog is in that state; with --screenshot it paints the dialog into
 //       the PNG and exits, otherwise it keeps running for --hold seconds (default 30). With
-//       --press-capture-after it presses Return that many seconds after READY.
+//       --press-capture-when it presses Return once FILE exists (the checker creates it when it is
+//       done with the dialog's first state, however long that took).
 //   gbgbridge-capture-testhost size
 //       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
 
@@ -165,8 +166,8 @@ func run() async {
         await screenshot(dialog, to: path)
         exit(0)
     }
-    if let delay = option("--press-capture-after").flatMap(Double.init) {
-        try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+    if let trigger = option("--press-capture-when") {
+        guard await wait(seconds: 120, until: { access(trigger, F_OK) == 0 }) else { fail("\(trigger) never appeared") }
         Keyboard.press(GDK_KEY_Return, on: UnsafeMutablePointer<GtkWidget>(OpaquePointer(dialog)))
     }
     let hold = option("--hold").flatMap(Double.init) ?? 30
