@@ -218,14 +218,14 @@ import Testing
 
     @Test func cancellingTheReaderEndsTheStream() async {
         let stream = host.messageStream()
+        let seen = MessageCount()
         let reader = Task { @MainActor in
-            var count = 0
-            for await _ in stream { count += 1 }
-            return count
+            for await _ in stream { seen.value += 1 }
+            return seen.value
         }
         host.receive(text: TestMessages.event("tick"))
-        #expect(await eventually { host.receivedMessages.count == 1 })
-        try? await Task.sleep(nanoseconds: 10_000_000)
+        // Cancel only once the reader has the message: a cancelled stream drops what it still buffers.
+        #expect(await eventually { seen.value == 1 })
         reader.cancel()
         #expect(await reader.value == 1)
         host.receive(text: TestMessages.event("after"))
@@ -251,4 +251,10 @@ import Testing
         #expect(host.droppedStreamMessageCount == 0)
         #expect(host.streamBuffers.isEmpty)
     }
+}
+
+/// How many messages a reader task has taken from a stream.
+@MainActor
+private final class MessageCount {
+    var value = 0
 }
