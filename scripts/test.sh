@@ -47,8 +47,14 @@ stage "install build and test packages" scripts/setup.sh
 stage "translations: template up to date, catalogues complete" scripts/check-translations.sh
 stage "format: swift format lint against .swift-format" scripts/lint.sh
 stage "build (debug, with tests) and message catalogues" build
+# Four runs of the Swift tests. The shell tests go first, on a machine with nothing else to do:
+# their demo journey's screenshot checks the page's final look, and heavy load can still catch
+# a fade in progress. The capture window tests run one at a time, apart from the WebKit scenario
+# hosts and the shell processes that load the machine: a capture dialog is modal, so its input
+# grab would swallow the key presses another test sends to its own dialog.
+stage "shell tests: the built gbgbridge-shell as a process (Xvfb)" xvfb swift test --skip-build --filter ShellTests
 # The ThreadSanitizer build and the release build of the .deb stage compile in the background, at
-# the lowest CPU priority, while the Xvfb stages run (those mostly wait for WebKit and the X
+# the lowest CPU priority, while the other Xvfb stages run (those mostly wait for WebKit and the X
 # server). Their stages wait for them; a failed background build is simply redone there.
 mkdir -p .build
 (
@@ -57,15 +63,10 @@ mkdir -p .build
 ) >.build/background-builds.log 2>&1 &
 background_builds=$!
 wait_for_background_builds() { wait "$background_builds" || true; }
-# Three runs. The capture window tests run one at a time, apart from the WebKit scenario hosts
-# and the shell processes that load the machine: a capture dialog is modal, so its input grab
-# would swallow the key presses another test sends to its own dialog. (The shell tests wait for
-# their processes by blocking a thread.)
 stage "unit and WebKitGTK transport tests (Xvfb)" \
     xvfb swift test --skip-build --skip ShellTests --skip GBGBridgeCaptureTests
 stage "capture window tests: synthetic cameras in real GTK windows, one at a time (Xvfb)" \
     xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests
-stage "shell tests: the built gbgbridge-shell as a process (Xvfb)" xvfb swift test --skip-build --filter ShellTests
 stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
 stage "capture dialog: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds
