@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import threading
 
 import atspi_checks
@@ -96,7 +97,14 @@ def main():
         states = previews[0].get_state_set()
         check(states.contains(Atspi.StateType.SHOWING), "the preview is showing")
 
-    focused = [node for node in nodes if node.get_state_set().contains(Atspi.StateType.FOCUSED)]
+    # Focus arrives with the window's activation, which a loaded machine delivers late: look for
+    # up to 10 s.
+    deadline = time.monotonic() + 10
+    while True:
+        focused = [node for node, _ in walk(dialog) if node.get_state_set().contains(Atspi.StateType.FOCUSED)]
+        if focused or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     check([node.get_name() for node in focused] == ["Capture"], "the focus is on Capture",
           [node.get_name() for node in focused])
 
