@@ -354,42 +354,17 @@ extension BridgeJourneyWindow {
         guard permissionState.prompt == nil, let first = permissionState.pending.first, let window else { return }
         let key = Self.rememberKey(origin: first.origin, kind: first.kind)
         permissionState.promptKey = key
-        let dialog = gtk_dialog_new()!
-        permissionState.prompt = dialog
-        gtk_window_set_transient_for(gbg_window(dialog), window)
-        gtk_window_set_modal(gbg_window(dialog), 1)
-        gtk_window_set_resizable(gbg_window(dialog), 0)
-        gtk_window_set_title(gbg_window(dialog), defaultTitle)
-        let content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
-        gtk_container_set_border_width(gbg_container(content), 18)
-        let icon = gtk_image_new_from_icon_name("camera-web", GTK_ICON_SIZE_DIALOG)!
-        gtk_widget_set_valign(icon, GTK_ALIGN_START)
-        gtk_box_pack_start(gbg_box(content), icon, 0, 0, 0)
-        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
-        let title = gtk_label_new(nil)!
-        let question = Self.escapeMarkup(
-            first.kind == .camera
+        let dialog = makeQuestionDialog(
+            over: window, iconName: "camera-web",
+            question: first.kind == .camera
                 ? tr("Allow {origin} to use your camera?", ["origin": first.origin])
-                : tr("Allow {origin} to use your camera and microphone?", ["origin": first.origin]))
-        gtk_label_set_markup(gbg_label(title), "<span size='large' weight='bold'>\(question)</span>")
-        gtk_label_set_xalign(gbg_label(title), 0)
-        gtk_label_set_line_wrap(gbg_label(title), 1)
-        gtk_label_set_max_width_chars(gbg_label(title), 50)
-        let detail = gtk_label_new(
-            tr(
+                : tr("Allow {origin} to use your camera and microphone?", ["origin": first.origin]),
+            detail: tr(
                 "The journey page wants to see what your camera sees, for example to photograph a document. Your answer holds until this window closes."
-            ))!
-        gtk_label_set_line_wrap(gbg_label(detail), 1)
-        gtk_label_set_max_width_chars(gbg_label(detail), 50)
-        gtk_label_set_xalign(gbg_label(detail), 0)
-        gtk_box_pack_start(gbg_box(texts), title, 0, 0, 0)
-        gtk_box_pack_start(gbg_box(texts), detail, 0, 0, 0)
-        gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
-        gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
-        gtk_dialog_add_button(gbg_dialog(dialog), tr("_Deny"), GTK_RESPONSE_REJECT.rawValue)
-        let allowButton = gtk_dialog_add_button(gbg_dialog(dialog), tr("_Allow"), GTK_RESPONSE_ACCEPT.rawValue)
-        gtk_style_context_add_class(gtk_widget_get_style_context(allowButton), "suggested-action")
-        gtk_dialog_set_default_response(gbg_dialog(dialog), GTK_RESPONSE_REJECT.rawValue)
+            ),
+            decline: tr("_Deny"), declineResponse: GTK_RESPONSE_REJECT,
+            confirm: tr("_Allow"), confirmStyle: "suggested-action")
+        permissionState.prompt = dialog
         connectUntracked(
             UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
             closure: { [weak self] (response: UInt32) in

@@ -282,6 +282,43 @@ public final class BridgeJourneyWindow {
 
     // MARK: Reload
 
+    /// A modal question over `window`: an icon, the question in bold, a sentence of detail, and two
+    /// buttons. The decline button is the default (Return never confirms); the confirm button answers
+    /// `GTK_RESPONSE_ACCEPT` and carries `confirmStyle`. Connect "response" and show it.
+    func makeQuestionDialog(
+        over window: UnsafeMutablePointer<GtkWindow>, iconName: String, question: String, detail: String,
+        decline: String, declineResponse: GtkResponseType, confirm: String, confirmStyle: String
+    ) -> UnsafeMutablePointer<GtkWidget> {
+        let dialog = gtk_dialog_new()!
+        gtk_window_set_transient_for(gbg_window(dialog), window)
+        gtk_window_set_modal(gbg_window(dialog), 1)
+        gtk_window_set_resizable(gbg_window(dialog), 0)
+        gtk_window_set_title(gbg_window(dialog), defaultTitle)
+        let content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
+        gtk_container_set_border_width(gbg_container(content), 18)
+        let icon = gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_DIALOG)!
+        gtk_widget_set_valign(icon, GTK_ALIGN_START)
+        gtk_box_pack_start(gbg_box(content), icon, 0, 0, 0)
+        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+        let title = gtk_label_new(nil)!
+        gtk_label_set_markup(
+            gbg_label(title), "<span size='large' weight='bold'>\(Self.escapeMarkup(question))</span>")
+        let body = gtk_label_new(detail)!
+        for label in [title, body] {
+            gtk_label_set_xalign(gbg_label(label), 0)
+            gtk_label_set_line_wrap(gbg_label(label), 1)
+            gtk_label_set_max_width_chars(gbg_label(label), 50)
+            gtk_box_pack_start(gbg_box(texts), label, 0, 0, 0)
+        }
+        gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
+        gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
+        gtk_dialog_add_button(gbg_dialog(dialog), decline, declineResponse.rawValue)
+        let confirmButton = gtk_dialog_add_button(gbg_dialog(dialog), confirm, GTK_RESPONSE_ACCEPT.rawValue)
+        gtk_style_context_add_class(gtk_widget_get_style_context(confirmButton), confirmStyle)
+        gtk_dialog_set_default_response(gbg_dialog(dialog), declineResponse.rawValue)
+        return dialog
+    }
+
     /// Reloads the journey as the Reload key does: while a journey is in progress a dialog
     /// asks first (any step in progress is lost); in kiosk mode it does nothing.
     public func requestReload() {
@@ -290,35 +327,12 @@ public final class BridgeJourneyWindow {
             reload()
             return
         }
-        let dialog = gtk_dialog_new()!
+        let dialog = makeQuestionDialog(
+            over: window, iconName: "dialog-question", question: tr("Reload the journey?"),
+            detail: tr("The journey starts again from its first step. Anything entered or captured so far is lost."),
+            decline: tr("_Cancel"), declineResponse: GTK_RESPONSE_CANCEL,
+            confirm: tr("_Reload"), confirmStyle: "destructive-action")
         reloadDialog = dialog
-        gtk_window_set_transient_for(gbg_window(dialog), window)
-        gtk_window_set_modal(gbg_window(dialog), 1)
-        gtk_window_set_resizable(gbg_window(dialog), 0)
-        gtk_window_set_title(gbg_window(dialog), defaultTitle)
-        let content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
-        gtk_container_set_border_width(gbg_container(content), 18)
-        let icon = gtk_image_new_from_icon_name("dialog-question", GTK_ICON_SIZE_DIALOG)!
-        gtk_widget_set_valign(icon, GTK_ALIGN_START)
-        gtk_box_pack_start(gbg_box(content), icon, 0, 0, 0)
-        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
-        let title = gtk_label_new(nil)!
-        let question = Self.escapeMarkup(tr("Reload the journey?"))
-        gtk_label_set_markup(gbg_label(title), "<span size='large' weight='bold'>\(question)</span>")
-        gtk_label_set_xalign(gbg_label(title), 0)
-        let detail = gtk_label_new(
-            tr("The journey starts again from its first step. Anything entered or captured so far is lost."))!
-        gtk_label_set_line_wrap(gbg_label(detail), 1)
-        gtk_label_set_max_width_chars(gbg_label(detail), 50)
-        gtk_label_set_xalign(gbg_label(detail), 0)
-        gtk_box_pack_start(gbg_box(texts), title, 0, 0, 0)
-        gtk_box_pack_start(gbg_box(texts), detail, 0, 0, 0)
-        gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
-        gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
-        gtk_dialog_add_button(gbg_dialog(dialog), tr("_Cancel"), GTK_RESPONSE_CANCEL.rawValue)
-        let reloadButton = gtk_dialog_add_button(gbg_dialog(dialog), tr("_Reload"), GTK_RESPONSE_ACCEPT.rawValue)
-        gtk_style_context_add_class(gtk_widget_get_style_context(reloadButton), "destructive-action")
-        gtk_dialog_set_default_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
         connectUntracked(
             UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
             closure: { [weak self] (response: UInt32) in
