@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "GBGBridgeGTK", targets: ["GBGBridgeGTK"]),
         .library(name: "V4L2Capture", targets: ["V4L2Capture"]),
         .library(name: "GBGBridgeCapture", targets: ["GBGBridgeCapture"]),
+        .library(name: "PCSCReader", targets: ["PCSCReader"]),
+        .library(name: "EMRTD", targets: ["EMRTD"]),
+        .library(name: "GBGBridgeNFC", targets: ["GBGBridgeNFC"]),
         .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
     ],
     dependencies: [
@@ -52,12 +55,32 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Smart-card readers through PC/SC (pcsc-lite), with no GUI.
+        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        .target(name: "PCSCReader", dependencies: ["CPCSC"], swiftSettings: strict),
+
+        // Travel-document chips (ICAO Doc 9303): BAC, secure messaging, data groups, passive
+        // authentication; cryptography from OpenSSL's libcrypto. No GUI, no PC/SC.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "EMRTD", dependencies: ["COpenSSL"], swiftSettings: strict),
+
+        // The nfc.read capability and its window; JPEG 2000 faces decoded with OpenJPEG.
+        .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
+        .target(
+            name: "GBGBridgeNFC",
+            dependencies: [
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "GBGBridgeCapture", "CWebKitGTK", "PCSCReader",
+                "EMRTD", "COpenJPEG",
+            ],
+            swiftSettings: strict
+        ),
+
         // The desktop app.
         .executableTarget(
             name: "gbgbridge-shell",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
-                "GBGBridgeCapture", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GBGBridgeCapture", "GBGBridgeNFC", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -109,6 +132,14 @@ let package = Package(
                 "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
                 "GBGBridgeGTKTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "EMRTDTests", dependencies: ["EMRTD"]),
+        .testTarget(
+            name: "GBGBridgeNFCTests",
+            dependencies: [
+                "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport",
+                "GBGBridgeGTKTestSupport",
             ]
         ),
         .testTarget(name: "ShellTests", dependencies: [], exclude: ["Fixtures"]),

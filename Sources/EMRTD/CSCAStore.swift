@@ -1,0 +1,91 @@
+import FoundationEssentials
+
+/// The Country Signing CA certificates passive authentication trusts: from a folder of
+/// certificates (PEM or DER, any names), an ICAO master list, or both.
+public struct CSCAStore: Sendable {
+    /// The certificates, DER.
+    public let certificates: [[UInt8]]
+    /// Where they came from, for messages.
+    public let source: String
+
+    /// An empty store: every chip's signer is then an unknown issuer.
+    public static let empty = CSCAStore(certificates: [], source: "no CSCA certificates")
+
+    public init(certificates: [[UInt8]], source: String) {
+        self.certificates = certificates
+        self.source = source
+    }
+
+    /// Loads `path`: a folder (every file in it that holds certificates or a master list), a
+    /// certificate file, or an ICAO master list (`.ml`, a CMS SignedData of a CscaMasterList).
+    ///
+    /// The master list's own signature is not checked against a trust anchor: whoever provides the
+    /// file vouches for it, as for a folder of certificates.
+    public init(contentsOf path: String) throws(CSCAStoreError) {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CSCAStoreError(path: path, reason: "no such file or folder")
+        }
+        var found: [[UInt8]] = []
+        if isDirectory {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            } catch {
+                throw CSCAStoreError(path: path, reason: "cannot list the folder: \(error)")
+            }
+            for name in names where !name.hasPrefix(".") {
+                found += (try? Self.certificates(inFile: path + "/" + name)) ?? []
+            }
+        } else {
+            found = try Self.certificates(inFile: path)
+        }
+        guard !found.isEmpty else {
+            throw CSCAStoreError(
+                path: path, reason: "no certificates found (expected PEM or DER certificates, or an ICAO master list)")
+        }
+        self.init(certificates: found, source: path)
+    }
+
+    static func certificates(inFile path: String) throws(CSCAStoreError) -> [[UInt8]] {
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw CSCAStoreError(path: path, reason: "cannot read it: \(error)")
+        }
+        if String(decoding: bytes.prefix(65536), as: UTF8.self).contains("-----BEGIN CERTIFICATE") {
+            return OpenSSLCMS.certificates(fromPEM: bytes)
+        }
+        if OpenSSLCMS.isCertificate(bytes) { return [bytes] }
+        if let list = try? masterListCertificates(bytes) { return list }
+        return []
+    }
+
+    /// CscaMasterList ::= SEQUENCE { version INTEGER, certList SET OF Certificate }, inside a SignedData.
+    static func masterListCertificates(_ der: [UInt8]) throws(ChipError) -> [[UInt8]] {
+        let content = try OpenSSLCMS.signedContent(of: der, file: "master list")
+        guard let outer = try? TLV.parse(content[...], at: 0), outer.tag == 0x30 else {
+            throw ChipError.malformed(file: "master list", reason: "not a CscaMasterList")
+        }
+        let fields = try TLV.sequence(outer.value)
+        guard fields.count == 2, fields[1].tag == 0x31 else {
+            throw ChipError.malformed(file: "master list", reason: "no certificate list")
+        }
+        var certificates: [[UInt8]] = []
+        var offset = fields[1].value.startIndex
+        while offset < fields[1].value.endIndex {
+            let element = try TLV.parse(fields[1].value, at: offset)
+            certificates.append(Array(content[offset..<element.end]))
+            offset = element.end
+        }
+        return certificates
+    }
+}
+
+/// A CSCA store that could not be loaded.
+public struct CSCAStoreError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "cannot load CSCA certificates from \(path): \(reason)" }
+}

@@ -1,0 +1,30 @@
+/// The elementary files of the eMRTD application this module reads (ICAO Doc 9303-10).
+public enum LDSFile: String, Sendable, CaseIterable, Hashable {
+    /// EF.COM: the LDS version and the list of data groups present.
+    case common = "COM"
+    /// DG1: the MRZ.
+    case dg1 = "DG1"
+    /// DG2: the encoded face.
+    case dg2 = "DG2"
+    /// EF.SOD: the Document Security Object (data group hashes, signed by the Document Signer).
+    case securityObject = "SOD"
+
+    /// The file identifier for SELECT.
+    public var fileIdentifier: UInt16 {
+        switch self {
+        case .common: return 0x011E
+        case .dg1: return 0x0101
+        case .dg2: return 0x0102
+        case .securityObject: return 0x011D
+        }
+    }
+
+    /// The data group number, for data groups (1 for DG1, ...); `nil` for EF.COM and EF.SOD.
+    public var dataGroupNumber: Int? {
+        switch self {
+        case .dg1: return 1
+        case .dg2: return 2
+        case .common, .securityObject: return nil
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// The document's access key for Basic Access Control, from the MRZ's document number, date of
+/// birth and date of expiry (ICAO Doc 9303-11, 4.3).
+public struct MRZKey: Sendable, Equatable {
+    /// The document number, padded with `<` to at least 9 characters.
+    public let documentNumber: String
+    /// Date of birth, YYMMDD.
+    public let dateOfBirth: String
+    /// Date of expiry, YYMMDD.
+    public let dateOfExpiry: String
+
+    /// Checks and normalises the three fields (upper case, spaces and dashes dropped).
+    public init(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(ChipError) {
+        let number = documentNumber.uppercased().filter { $0 != " " && $0 != "-" }
+        guard !number.isEmpty, number.count <= 22, number.allSatisfy(MRZKey.isMRZCharacter) else {
+            throw ChipError.invalidKey("the document number must be 1 to 22 letters, digits or '<'")
+        }
+        for (name, date) in [("date of birth", dateOfBirth), ("date of expiry", dateOfExpiry)] {
+            guard Self.isDate(date) else { throw ChipError.invalidKey("the \(name) must be YYMMDD") }
+        }
+        self.documentNumber = number.count < 9 ? number + String(repeating: "<", count: 9 - number.count) : number
+        self.dateOfBirth = dateOfBirth
+        self.dateOfExpiry = dateOfExpiry
+    }
+
+    /// The key seed material: number + check digit, birth + check digit, expiry + check digit.
+    ///
+    /// A document number longer than 9 characters keeps all its characters (9303-11: the check
+    /// digit is over the whole number).
+    public var keySeedInput: String {
+        documentNumber + String(Self.checkDigit(documentNumber)) + dateOfBirth + String(Self.checkDigit(dateOfBirth))
+            + dateOfExpiry + String(Self.checkDigit(dateOfExpiry))
+    }
+
+    /// K_seed: the first 16 bytes of SHA-1 of ``keySeedInput``.
+    func keySeed() throws(ChipError) -> [UInt8] {
+        Array(try ChipCrypto.digest(Array(keySeedInput.utf8), algorithm: .sha1).prefix(16))
+    }
+
+    /// The 9303 check digit: weights 7, 3, 1; digits as themselves, A-Z as 10-35, `<` as 0.
+    public static func checkDigit(_ text: String) -> Int {
+        let weights = [7, 3, 1]
+        var sum = 0
+        for (index, character) in text.enumerated() {
+            sum += characterValue(character) * weights[index % 3]
+        }
+        return sum % 10
+    }
+
+    static func characterValue(_ character: Character) -> Int {
+        guard let ascii = character.asciiValue else { return 0 }
+        switch ascii {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(ascii - UInt8(ascii: "0"))
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return Int(ascii - UInt8(ascii: "A")) + 10
+        default: return 0
+        }
+    }
+
+    static func isMRZCharacter(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        return (ascii >= 0x30 && ascii <= 0x39) || (ascii >= 0x41 && ascii <= 0x5A) || ascii == UInt8(ascii: "<")
+    }
+
+    static func isDate(_ text: String) -> Bool {
+        let digits = text.compactMap { $0.wholeNumberValue }
+        guard text.count == 6, digits.count == 6 else { return false }
+        let month = digits[2] * 10 + digits[3]
+        let day = digits[4] * 10 + digits[5]
+        return (1...12).contains(month) && (1...31).contains(day)
+    }
+}
+
+/// Session-key derivation (9303-11, 9.7.1): 3DES keys from a seed and a counter.
+enum KeyDerivation {
+    /// The 16-byte two-key 3DES key for `counter` (1: encryption, 2: MAC), with DES parity set.
+    static func tripleDESKey(seed: [UInt8], counter: UInt8) throws(ChipError) -> [UInt8] {
+        let hash = try ChipCrypto.digest(seed + [0, 0, 0, counter], algorithm: .sha1)
+        return hash.prefix(16).map(withOddParity)
+    }
+
+    static func withOddParity(_ byte: UInt8) -> UInt8 {
+        let high = byte & 0xFE
+        return high.nonzeroBitCount % 2 == 0 ? high | 1 : high
+    }
+}

@@ -1,0 +1,235 @@
+/// Reads an eMRTD chip: selects the application, runs Basic Access Control, reads EF.COM, DG1,
+/// DG2 and EF.SOD under secure messaging, and parses what it read.
+///
+/// Blocking: run it off the main thread. One reader reads one chip once.
+public final class PassportReader {
+    /// How large reads may be.
+    public enum ReadSize: Sendable, Equatable {
+        /// Extended-length READ BINARY when a file needs more than one short read; if the chip or
+        /// reader refuses it, access control is redone and the read goes on with short APDUs.
+        case automatic
+        /// Short APDUs only (223 bytes of data each under secure messaging).
+        case shortOnly
+    }
+
+    /// Progress, for a window or a log.
+    public enum Progress: Sendable, Equatable {
+        case authenticating
+        case reading(file: LDSFile, index: Int, count: Int, bytesRead: Int, totalBytes: Int)
+        case verifying
+    }
+
+    /// The eMRTD application identifier.
+    static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
+    /// Data bytes per short READ BINARY under secure messaging (the protected answer must fit 256 bytes).
+    static let shortReadSize = 0xDF
+    /// Data bytes per extended READ BINARY (the protected answer stays under 4 KiB, which readers that
+    /// take extended APDUs at all accept).
+    static let extendedReadSize = 0x0FE0
+    /// READ BINARY with a 15-bit offset in P1-P2 reaches this far.
+    static let maximumOffset = 0x7FFF
+
+    private let session: ChipSession
+    private let key: MRZKey
+    private let readSize: ReadSize
+    private var extendedAllowed: Bool
+    private let files: [LDSFile]
+    private let random: () throws(ChipError) -> BasicAccessControl.TerminalRandom
+    /// Called on the reading thread as the read goes on.
+    public var onProgress: (@Sendable (Progress) -> Void)?
+    /// Checked before each APDU: return true to stop the read with ``ChipError/cancelled``.
+    public var isCancelled: (@Sendable () -> Bool)?
+
+    /// A reader over `channel` with the access key `key`.
+    public convenience init(
+        channel: any CardChannel, key: MRZKey, readSize: ReadSize = .automatic,
+        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
+    ) {
+        self.init(channel: channel, key: key, readSize: readSize, files: files, random: { () throws(ChipError) in
+            try .fresh()
+        })
+    }
+
+    init(
+        channel: any CardChannel, key: MRZKey, readSize: ReadSize, files: [LDSFile],
+        random: @escaping () throws(ChipError) -> BasicAccessControl.TerminalRandom
+    ) {
+        session = ChipSession(channel: channel)
+        self.key = key
+        self.readSize = readSize
+        self.extendedAllowed = readSize == .automatic
+        self.files = files
+        self.random = random
+    }
+
+    /// APDUs sent so far.
+    public var commandCount: Int { session.commandCount }
+
+    /// Reads the chip. Throws ``ChipError`` naming the failing step.
+    public func read() throws(ChipError) -> ChipContents {
+        session.willSend = { [isCancelled] () throws(ChipError) in
+            if isCancelled?() == true { throw ChipError.cancelled }
+        }
+        let clock = ContinuousClock()
+        var timings: [(String, Duration)] = []
+        var started = clock.now
+        func lap(_ step: String) {
+            let now = clock.now
+            timings.append((step, now - started))
+            started = now
+        }
+        onProgress?(.authenticating)
+        try selectApplication()
+        lap("select")
+        try BasicAccessControl.authenticate(session, key: key, random: try random())
+        lap("BAC")
+        var contents: [LDSFile: [UInt8]] = [:]
+        for (index, file) in files.enumerated() {
+            contents[file] = try readFile(file, index: index)
+            lap(file.rawValue)
+        }
+        return ChipContents(files: contents, accessControl: "BAC", commandCount: session.commandCount, timings: timings)
+    }
+
+    private func selectApplication() throws(ChipError) {
+        let answer = try session.send(
+            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x04, p2: 0x0C, data: Self.applicationIdentifier),
+            step: "SELECT eMRTD application")
+        guard answer.isSuccess else { throw ChipError.notATravelDocument(sw: answer.sw) }
+    }
+
+    private func readFile(_ file: LDSFile, index: Int) throws(ChipError) -> [UInt8] {
+        let step = "SELECT \(file.rawValue)"
+        let id = file.fileIdentifier
+        let selected = try session.send(
+            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(id >> 8), UInt8(id & 0xFF)]), step: step)
+        guard selected.isSuccess else { throw ChipError.unexpectedStatus(step: step, sw: selected.sw) }
+
+        onProgress?(.reading(file: file, index: index, count: files.count, bytesRead: 0, totalBytes: 0))
+        // The first read takes a whole short chunk: small files need no second APDU, and the
+        // header tells the length of large ones.
+        var data = try readBinary(file, offset: 0, length: Self.shortReadSize, allowShortAnswer: true)
+        let header = try Self.fileLength(data, file: file)
+        guard header <= Self.maximumOffset + Self.shortReadSize else {
+            throw ChipError.malformed(file: file.rawValue, reason: "\(header) bytes is longer than this reader supports")
+        }
+        while data.count < header {
+            onProgress?(
+                .reading(file: file, index: index, count: files.count, bytesRead: data.count, totalBytes: header))
+            let remaining = header - data.count
+            let wanted = min(remaining, extendedAllowed ? Self.extendedReadSize : Self.shortReadSize)
+            let chunk: [UInt8]
+            if wanted > Self.shortReadSize {
+                do {
+                    chunk = try readBinary(file, offset: data.count, length: wanted, allowShortAnswer: false)
+                } catch ChipError.transport(_, _, cardRemoved: false), ChipError.unexpectedStatus,
+                    ChipError.secureMessaging
+                {
+                    // The chip or the reader refused an extended APDU: start a fresh session and go
+                    // on with short reads.
+                    extendedAllowed = false
+                    session.secureMessaging = nil
+                    try selectApplication()
+                    try BasicAccessControl.authenticate(session, key: key, random: try random())
+                    try reselect(file)
+                    continue
+                }
+            } else {
+                chunk = try readBinary(file, offset: data.count, length: wanted, allowShortAnswer: false)
+            }
+            guard !chunk.isEmpty else {
+                throw ChipError.malformed(file: file.rawValue, reason: "the chip returned no data at \(data.count)")
+            }
+            data += chunk
+        }
+        onProgress?(.reading(file: file, index: index, count: files.count, bytesRead: header, totalBytes: header))
+        return Array(data.prefix(header))
+    }
+
+    private func reselect(_ file: LDSFile) throws(ChipError) {
+        let id = file.fileIdentifier
+        let step = "SELECT \(file.rawValue)"
+        let selected = try session.send(
+            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(id >> 8), UInt8(id & 0xFF)]), step: step)
+        guard selected.isSuccess else { throw ChipError.unexpectedStatus(step: step, sw: selected.sw) }
+    }
+
+    private func readBinary(_ file: LDSFile, offset: Int, length: Int, allowShortAnswer: Bool) throws(ChipError)
+        -> [UInt8]
+    {
+        let step = "READ BINARY \(file.rawValue) at \(offset)"
+        let answer = try session.send(
+            CommandAPDU(
+                cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length),
+            step: step)
+        // 6282: the file ended before `length` bytes, as asked for by the first, speculative read.
+        guard answer.isSuccess || answer.sw == 0x6282 else {
+            if answer.sw == 0x6988 || answer.sw == 0x6987 {
+                throw ChipError.secureMessaging(step: step, reason: "the chip rejected the command's protection")
+            }
+            throw ChipError.unexpectedStatus(step: step, sw: answer.sw)
+        }
+        return answer.data
+    }
+
+    /// The complete length (tag, length and value) of an LDS file from its first bytes.
+    static func fileLength(_ head: [UInt8], file: LDSFile) throws(ChipError) -> Int {
+        guard head.count >= 2 else { throw ChipError.malformed(file: file.rawValue, reason: "shorter than a header") }
+        var index = 1
+        if head[0] & 0x1F == 0x1F {
+            while index < head.count, head[index] & 0x80 != 0 { index += 1 }
+            index += 1
+        }
+        guard index < head.count else { throw ChipError.malformed(file: file.rawValue, reason: "truncated header") }
+        let first = Int(head[index])
+        index += 1
+        if first < 0x80 { return index + first }
+        let count = first & 0x7F
+        guard count >= 1, count <= 3, index + count <= head.count else {
+            throw ChipError.malformed(file: file.rawValue, reason: "bad length")
+        }
+        var length = 0
+        for byte in head[index..<(index + count)] { length = length << 8 | Int(byte) }
+        return index + count + length
+    }
+}
+
+/// What a chip read returned: the files as read, and how the read went.
+public struct ChipContents: Sendable {
+    /// The complete files by name (tag, length and value).
+    public let files: [LDSFile: [UInt8]]
+    /// `BAC` (PACE is not implemented yet).
+    public let accessControl: String
+    /// APDUs exchanged.
+    public let commandCount: Int
+    /// How long each step took: `select`, `BAC`, then each file by name.
+    public let timings: [(String, Duration)]
+
+    /// The MRZ in DG1.
+    public func mrz() throws(ChipError) -> MRZ {
+        guard let file = files[.dg1], let element = try TLV.find(0x5F1F, in: file[...]) else {
+            throw ChipError.malformed(file: "DG1", reason: "no MRZ (5F1F)")
+        }
+        return try MRZ(String(decoding: element.value, as: UTF8.self))
+    }
+
+    /// The face in DG2.
+    public func face() throws(ChipError) -> FaceImage {
+        guard let file = files[.dg2] else { throw ChipError.malformed(file: "DG2", reason: "not read") }
+        return try FaceImage(dataGroup2: file)
+    }
+
+    /// The data groups read, by number (for passive authentication).
+    public var dataGroups: [Int: [UInt8]] {
+        var groups: [Int: [UInt8]] = [:]
+        for (file, bytes) in files {
+            if let number = file.dataGroupNumber { groups[number] = bytes }
+        }
+        return groups
+    }
+
+    /// The names of the data groups read, in order, e.g. `["DG1", "DG2"]`.
+    public var dataGroupNames: [String] {
+        LDSFile.allCases.filter { files[$0] != nil && $0.dataGroupNumber != nil }.map(\.rawValue)
+    }
+}

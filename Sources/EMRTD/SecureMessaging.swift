@@ -1,0 +1,89 @@
+/// Secure messaging with 3DES session keys (ICAO Doc 9303-11, 9.8): protects commands and checks
+/// and decrypts responses, counting with the send sequence counter.
+struct SecureMessaging {
+    let encryptionKey: [UInt8]
+    let macKey: [UInt8]
+    private(set) var sendSequenceCounter: UInt64
+
+    init(encryptionKey: [UInt8], macKey: [UInt8], sendSequenceCounter: UInt64) {
+        self.encryptionKey = encryptionKey
+        self.macKey = macKey
+        self.sendSequenceCounter = sendSequenceCounter
+    }
+
+    var counterBytes: [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: sendSequenceCounter >> (56 - 8 * $0)) } }
+
+    /// The protected form of `command`: CLA with 0x0C, data in DO87, Le in DO97, MAC in DO8E.
+    mutating func protect(_ command: CommandAPDU) throws(ChipError) -> CommandAPDU {
+        sendSequenceCounter &+= 1
+        let header = ChipCrypto.paddedISO9797([command.cla | 0x0C, command.ins, command.p1, command.p2])
+        var objects: [UInt8] = []
+        if !command.data.isEmpty {
+            let encrypted = try ChipCrypto.tripleDES(
+                ChipCrypto.paddedISO9797(command.data), key: encryptionKey, encrypt: true)
+            objects += TLV.encode(tag: 0x87, value: [0x01] + encrypted)
+        }
+        var extended = command.forceExtended
+        if let expected = command.expectedLength {
+            let le: [UInt8]
+            if expected > 256 || command.forceExtended {
+                extended = true
+                le = expected >= 65536 ? [0, 0] : [UInt8(expected >> 8), UInt8(expected & 0xFF)]
+            } else {
+                le = [expected >= 256 ? 0 : UInt8(expected)]
+            }
+            objects += TLV.encode(tag: 0x97, value: le)
+        }
+        let mac = try ChipCrypto.retailMAC(counterBytes + header + objects, key: macKey)
+        objects += TLV.encode(tag: 0x8E, value: mac)
+        return CommandAPDU(
+            cla: command.cla | 0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: objects,
+            expectedLength: extended ? 65536 : 256, forceExtended: extended)
+    }
+
+    /// Checks the MAC of a protected response and returns the plain response (decrypted data, SW from DO99).
+    mutating func unprotect(_ response: ResponseAPDU, step: String) throws(ChipError) -> ResponseAPDU {
+        sendSequenceCounter &+= 1
+        guard !response.data.isEmpty else {
+            // A plain status with no objects: the chip ended secure messaging (6987/6988, or an error).
+            return response
+        }
+        var macInput: [UInt8] = []
+        var encrypted: [UInt8]?
+        var status: UInt16?
+        var mac: [UInt8]?
+        for element in try TLV.sequence(response.data[...]) {
+            switch element.tag {
+            case 0x87:
+                macInput += TLV.encode(tag: 0x87, value: Array(element.value))
+                guard element.value.first == 0x01 else {
+                    throw ChipError.secureMessaging(step: step, reason: "DO87 without padding indicator 01")
+                }
+                encrypted = Array(element.value.dropFirst())
+            case 0x99:
+                macInput += TLV.encode(tag: 0x99, value: Array(element.value))
+                guard element.value.count == 2 else {
+                    throw ChipError.secureMessaging(step: step, reason: "DO99 is not two bytes")
+                }
+                status = UInt16(element.value[element.value.startIndex]) << 8 | UInt16(element.value.last ?? 0)
+            case 0x8E:
+                mac = Array(element.value)
+            default:
+                throw ChipError.secureMessaging(
+                    step: step, reason: "unexpected object \(String(element.tag, radix: 16)) in the response")
+            }
+        }
+        guard let mac else { throw ChipError.secureMessaging(step: step, reason: "the response has no MAC (DO8E)") }
+        let expected = try ChipCrypto.retailMAC(counterBytes + macInput, key: macKey)
+        guard expected == mac else { throw ChipError.secureMessaging(step: step, reason: "the response MAC is wrong") }
+        var data: [UInt8] = []
+        if let encrypted {
+            guard encrypted.count % 8 == 0,
+                let plain = ChipCrypto.unpaddedISO9797(
+                    try ChipCrypto.tripleDES(encrypted, key: encryptionKey, encrypt: false))
+            else { throw ChipError.secureMessaging(step: step, reason: "the response data is not padded correctly") }
+            data = plain
+        }
+        return ResponseAPDU(data: data, sw: status ?? response.sw)
+    }
+}

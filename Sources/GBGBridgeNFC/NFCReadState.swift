@@ -1,0 +1,30 @@
+import EMRTD
+
+/// Why a chip read failed, as the person and the journey are told.
+public enum NFCReadFailure: Sendable, Equatable {
+    /// No reader, or no PC/SC service (`NFC_NOT_AVAILABLE`).
+    case readerUnavailable
+    /// No document was placed on the reader in the time allowed (`NO_DOCUMENT`).
+    case noDocument
+    /// The chip refused the key derived from the MRZ the journey sent (`ACCESS_DENIED`).
+    case accessDenied
+    /// The document left the reader, or the chip stopped answering, mid-read (`CHIP_READ_FAILED`).
+    case chipReadFailed
+    /// The card on the reader has no travel-document application (`NOT_A_TRAVEL_DOCUMENT`).
+    case notATravelDocument
+}
+
+/// What the chip-reading window shows.
+public enum NFCReadState: Sendable, Equatable {
+    /// Asking the person to place the document on the named reader.
+    case waitingForDocument(readerName: String)
+    /// A card is there; the host is opening its travel-document application and proving the MRZ key.
+    case authenticating
+    /// Reading `file`, the `index`-th (0-based) of `count` files, `bytesRead` of `totalBytes` so far
+    /// (`totalBytes` is 0 until the file's length is known).
+    case reading(file: LDSFile, index: Int, count: Int, bytesRead: Int, totalBytes: Int)
+    /// Checking the chip's signature (passive authentication).
+    case verifying
+    /// The read failed; `canRetry` when trying again (on the same request) may help.
+    case failed(NFCReadFailure, canRetry: Bool)
+}
