@@ -97,6 +97,10 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "gbgbridge-nfc-bench", dependencies: ["EMRTD", "PCSCReader"], path: "Benchmarks/NFCBenchmarks",
+            swiftSettings: strict),
+
+        .executableTarget(
             name: "gbgbridge-core-bench", dependencies: ["GBGBridge"], path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strict),
 

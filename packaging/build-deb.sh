@@ -35,7 +35,7 @@ fail() { echo "build-deb: error: $*" >&2; exit 1; }
 install_build_dependencies() {
     local needed=(
         dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils gettext
-        pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev
+        pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev libpcsclite-dev libssl-dev libopenjp2-7-dev
     )
     local missing=() p
     for p in "${needed[@]}"; do

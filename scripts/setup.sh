@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
     # build
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev lld python3
+    # chip reading: PC/SC, libcrypto, OpenJPEG
+    libpcsclite-dev libssl-dev libopenjp2-7-dev
     # translations: xgettext, msgmerge, msgfmt
     gettext
     # display-less runs of the shell and the WebKitGTK tests

@@ -25,6 +25,19 @@ public struct PassiveAuthentication: Sendable, Equatable {
     /// Data groups read whose hash does not match (or is missing from EF.SOD).
     public let mismatchedDataGroups: [String]
 
+    /// A verdict reached without a full check (EF.SOD missing or unreadable).
+    public init(
+        status: Status, reason: String?, signer: String?, signerIssuer: String?, matchedDataGroups: [String],
+        mismatchedDataGroups: [String]
+    ) {
+        self.status = status
+        self.reason = reason
+        self.signer = signer
+        self.signerIssuer = signerIssuer
+        self.matchedDataGroups = matchedDataGroups
+        self.mismatchedDataGroups = mismatchedDataGroups
+    }
+
     /// Checks `dataGroups` (complete files by number) against `securityObject` and `store`.
     public static func verify(
         securityObject: SecurityObject, dataGroups: [Int: [UInt8]], store: CSCAStore

@@ -4,6 +4,7 @@ import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK
 import GBGBridgeLocalization
+import GBGBridgeNFC
 import Observation
 
 /// One run of a journey: the host, its capture answers, the window, and the ways the run ends
@@ -21,6 +22,7 @@ final class JourneyRun: BridgeHostDelegate {
     let host: BridgeHost
     let log: MessageLog?
     private var coordinator: CaptureCoordinator?
+    private var chipReader: NFCReadCapability?
     private var window: BridgeJourneyWindow?
     private var automation: BridgeAutomation?
     private var timeoutTask: Task<Void, Never>?
@@ -43,6 +45,7 @@ final class JourneyRun: BridgeHostDelegate {
         }
         watchLastError()
         await installCaptureAnswers()
+        await installChipReader()
 
         let context = makeWebContext()
         if settings.automation { allowAutomation(on: context) }
@@ -53,6 +56,7 @@ final class JourneyRun: BridgeHostDelegate {
         g_object_unref(context)
         self.window = window
         coordinator?.parentWindow = window.window
+        chipReader?.parentWindow = window.window
         forwardConsole(of: window)
         if let webCameraOptions { configureWebPermissions(of: window, options: webCameraOptions) }
         window.defaultTitle = DesktopIdentity.applicationName
@@ -190,6 +194,33 @@ final class JourneyRun: BridgeHostDelegate {
         }
     }
 
+    // MARK: Chip reading
+
+    /// `nfc.read` on the `--nfc-reader` reader, offered while it is connected.
+    private func installChipReader() async {
+        guard settings.nfcReader != .none else { return }
+        let chipReader = NFCReadCapability(
+            host: host,
+            options: .init(
+                reader: settings.nfcReader, store: settings.cscaStore, documentTimeout: settings.nfcTimeout,
+                showsWindow: !settings.isUnattended, readSize: settings.nfcReadSize))
+        chipReader.onReaderChange = { reader in
+            if let reader {
+                ShellOutput.note(tr("nfc.read: chips are read on the reader '{reader}'", ["reader": reader]))
+            } else {
+                ShellOutput.note(tr("nfc.read: the reader is gone; nfc.read is no longer offered"))
+            }
+        }
+        await chipReader.install()
+        if chipReader.readerName == nil, case .named = settings.nfcReader {
+            ShellOutput.warning(
+                tr(
+                    "nfc.read is not offered: {reason}",
+                    ["reason": chipReader.unavailableReason ?? tr("no smart-card reader is connected")]))
+        }
+        self.chipReader = chipReader
+    }
+
     // MARK: BridgeHostDelegate
 
     func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
@@ -210,6 +241,16 @@ final class JourneyRun: BridgeHostDelegate {
             host.respond(to: message.correlationId, status: .acknowledged)
             window?.isJourneyInProgress = false
             finish(.exitEvent(json: Self.jsonLine(message.payload.data)))
+            return
+        }
+        if action == NFCReadCapability.action, let chipReader {
+            chipReader.respondUnavailable(to: message, host: host)
+            return
+        }
+        if action == NFCReadCapability.action {
+            host.respond(
+                to: message.correlationId, status: .unsupported,
+                error: NFCReadFailure.readerUnavailable.payload(detail: "--nfc-reader none"))
             return
         }
         host.respond(
@@ -248,6 +289,7 @@ final class JourneyRun: BridgeHostDelegate {
         guard self.outcome == nil else { return }
         self.outcome = outcome
         timeoutTask?.cancel()
+        chipReader?.stop()
         window?.isJourneyInProgress = false
         Task {
             if let path = settings.screenshotPath { await saveScreenshot(to: path) }

@@ -12,7 +12,7 @@ import GBGBridgeLocalization
 ///
 /// Each line is written with a single `write(2)` straight to the file (no buffering), so a run
 /// that is killed keeps every line logged before it. Payloads are summarised by
-/// ``PayloadRedactor`` unless `keepPayloads` is set.
+/// ``PayloadRedactor`` unless `keepPayloads` is set; personal data (the chip read's fields) is redacted always.
 @MainActor
 final class MessageLog {
     private var fd: Int32
@@ -102,10 +102,11 @@ final class MessageLog {
     /// The envelope as sent, on one line; redacted unless payloads are kept.
     private func envelopeText(_ traffic: BridgeTraffic) -> String {
         let isOneLine = !traffic.json.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
-        if keepPayloads, isOneLine { return traffic.json }
+        let personal = PayloadRedactor.mayHoldPersonalData(traffic.json)
+        if keepPayloads, isOneLine, !personal { return traffic.json }
         let parsed = (try? JSONValue(parsing: traffic.json)) ?? (try? JSONValue(parsing: traffic.message.jsonText()))
         guard let parsed else { return "null" }
-        let shown = keepPayloads ? parsed : PayloadRedactor.redact(parsed)
+        let shown = keepPayloads ? PayloadRedactor.redactPersonalData(parsed) : PayloadRedactor.redact(parsed)
         return (try? shown.jsonText()) ?? "null"
     }
 }

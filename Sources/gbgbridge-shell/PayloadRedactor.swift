@@ -9,14 +9,56 @@ import GBGBridge
 /// Redacted: every string under a key ending in `Base64` (`imageBase64`, `encryptedBlobBase64`,
 /// `framesBase64: [...]`, `imagesBase64: {"front": ...}`), however deep inside arrays and objects
 /// below that key, and `data:` URLs with base64 content, at any depth.
+///
+/// Personal data is always redacted, payloads kept or not (``redactPersonalData(_:)``): the
+/// access key an `nfc.read` request carries and what the chip answers (``personalKeys``) become
+/// `<redacted>`; the chip's `photo` becomes the same summary as an image.
 enum PayloadRedactor {
+    /// Keys whose values are personal data, wherever they appear.
+    static let personalKeys: Set<String> = [
+        "mrz", "documentNumber", "dateOfBirth", "dateOfExpiry", "can", "surname", "givenNames", "nationality", "sex",
+        "optionalData", "issuingState", "personalNumber",
+    ]
+    /// Keys whose values are personal images (summarised like base64 payloads).
+    static let personalImageKeys: Set<String> = ["photo"]
+
+    /// Whether `json` may hold a personal key (a quick scan before parsing).
+    static func mayHoldPersonalData(_ json: String) -> Bool {
+        (personalKeys.union(personalImageKeys)).contains { json.contains("\"\($0)\"") }
+    }
+
+    /// `value` with only the personal data redacted.
+    static func redactPersonalData(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var result: [String: JSONValue] = [:]
+            result.reserveCapacity(members.count)
+            for (key, member) in members {
+                if personalKeys.contains(key) {
+                    result[key] = .string("<redacted>")
+                } else if personalImageKeys.contains(key) {
+                    result[key] = summarisingEveryString(member)
+                } else {
+                    result[key] = redactPersonalData(member)
+                }
+            }
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map(redactPersonalData))
+        default:
+            return value
+        }
+    }
+
     static func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
             var result: [String: JSONValue] = [:]
             result.reserveCapacity(members.count)
             for (key, member) in members {
-                if key.lowercased().hasSuffix("base64") {
+                if personalKeys.contains(key) {
+                    result[key] = .string("<redacted>")
+                } else if key.lowercased().hasSuffix("base64") || personalImageKeys.contains(key) {
                     result[key] = summarisingEveryString(member)
                 } else {
                     result[key] = redact(member)

@@ -167,6 +167,7 @@ struct ShellCommand: ParsableCommand {
     @OptionGroup var window: WindowOptions
     @OptionGroup var console: ConsoleOptions
     @OptionGroup var webCamera: WebCameraOptions
+    @OptionGroup var nfc: NFCOptions
 
     // Values are checked in ShellSettings, which reports each problem as one line (status 2).
 }

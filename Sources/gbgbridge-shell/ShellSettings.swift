@@ -1,7 +1,9 @@
 import Crypto
 import FoundationEssentials
+import EMRTD
 import GBGBridgeCapture
 import GBGBridgeLocalization
+import GBGBridgeNFC
 
 /// Everything a run needs, checked before any window opens: a problem here is a usage error.
 struct ShellSettings {
@@ -52,6 +54,14 @@ struct ShellSettings {
     var windowSize: WindowSize
     /// The languages offered to the journey (`--lang`, else the user's), as BCP 47 tags.
     var languages: [String]
+    /// `--nfc-reader`.
+    var nfcReader: ReaderChoice
+    /// `--csca`, loaded (empty without it).
+    var cscaStore: CSCAStore
+    /// `--nfc-timeout`.
+    var nfcTimeout: Duration
+    /// `--nfc-short-apdus`.
+    var nfcReadSize: PassportReader.ReadSize
 
     /// Whether nobody is expected at the keyboard (the bundled demo then runs its steps by itself).
     var isUnattended: Bool {
@@ -134,6 +144,22 @@ struct ShellSettings {
         failsOnPageError = command.console.failOnPageError
         forwardsConsole = command.console.console ?? (command.headless || failsOnPageError)
         windowSize = try OptionValues.windowSize(command.windowSize, smallest: (320, 240), largest: (7680, 4320))
+        nfcReader = ReaderChoice(argument: command.nfc.reader)
+        if let path = command.nfc.csca {
+            do {
+                cscaStore = try CSCAStore(contentsOf: path)
+            } catch {
+                throw .usage(tr("--csca: {reason}", ["reason": error.description]))
+            }
+        } else {
+            cscaStore = .empty
+        }
+        let nfcSeconds = try command.nfc.timeout.map { (text) throws(ShellExit) in
+            try OptionValues.seconds(
+                text, option: "--nfc-timeout", above0: true, maximum: 600, maximumInWords: tr("ten minutes"))
+        }
+        nfcTimeout = .milliseconds(Int64(((nfcSeconds ?? 60) * 1000).rounded()))
+        nfcReadSize = command.nfc.shortAPDUsOnly ? .shortOnly : .automatic
 
         var inputs: [OutputPaths.NamedFile] = []
         if journeyURL.isFileURL {
@@ -142,6 +168,7 @@ struct ShellSettings {
         if let path = command.documentImage { inputs.append(.init(name: "--document-image", path: path)) }
         if let path = command.selfieImage { inputs.append(.init(name: "--selfie-image", path: path)) }
         if let path = command.selfieRecipientKey { inputs.append(.init(name: "--selfie-recipient-key", path: path)) }
+        if let path = command.nfc.csca { inputs.append(.init(name: "--csca", path: path)) }
         var outputs: [OutputPaths.NamedFile] = []
         if let path = messageLogPath { outputs.append(.init(name: "--message-log", path: path)) }
         if let path = screenshotPath { outputs.append(.init(name: "--screenshot", path: path)) }

@@ -182,7 +182,7 @@ struct ShellJourneyTests {
             ("web-to-native", "request/capability.query"), ("native-to-web", "response/capability.query"),
             ("web-to-native", "request/camera.document.capture"), ("native-to-web", "response/camera.document.capture"),
             ("web-to-native", "request/camera.selfie.capture"), ("native-to-web", "response/camera.selfie.capture"),
-            ("web-to-native", "request/nfc.read"), ("native-to-web", "response/nfc.read"),
+            ("web-to-native", "request/fingerprint.scan"), ("native-to-web", "response/fingerprint.scan"),
             ("web-to-native", "event/test.done"),
         ]
         let bridgeTraffic = actions.filter { !$0.1.hasPrefix("event/host.") }

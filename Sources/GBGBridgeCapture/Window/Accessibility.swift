@@ -7,12 +7,12 @@ import CWebKitGTK
 /// `object:announcement` event, which screen readers speak. The signal is emitted through `g_signal_emitv`
 /// because the variadic `g_signal_emit_by_name` does not import into Swift.
 @MainActor
-enum Accessibility {
+package enum Accessibility {
     /// The `announcement` signal's id, or 0 when the ATK in use does not have it.
     static let announcementSignal: guint = g_signal_lookup("announcement", atk_object_get_type())
 
     /// Emits `announcement` with `text` on `object`; does nothing on an ATK without the signal.
-    static func announce(_ text: String, from object: UnsafeMutablePointer<AtkObject>) {
+    package static func announce(_ text: String, from object: UnsafeMutablePointer<AtkObject>) {
         guard announcementSignal != 0 else { return }
         var values = [GValue](repeating: GValue(), count: 2)
         values.withUnsafeMutableBufferPointer { buffer in

@@ -1,0 +1,82 @@
+import EMRTD
+import FoundationEssentials
+import PCSCReader
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Times chip reads step by step on a PC/SC reader: select, BAC, each file, passive
+/// authentication, and the whole read, with extended and with short APDUs, plus the APDU count.
+///
+///     gbgbridge-nfc-bench READER DOCNUMBER YYMMDD YYMMDD [CSCA] [ROUNDS]
+///
+/// `scripts/nfc-bench.sh` runs it against the virtual passport.
+let arguments = CommandLine.arguments
+guard arguments.count >= 5 else {
+    print("usage: gbgbridge-nfc-bench READER DOCUMENT-NUMBER BIRTH(YYMMDD) EXPIRY(YYMMDD) [CSCA-PATH] [ROUNDS]")
+    exit(2)
+}
+let readerName = arguments[1]
+let key = try MRZKey(documentNumber: arguments[2], dateOfBirth: arguments[3], dateOfExpiry: arguments[4])
+let store = arguments.count > 5 ? try CSCAStore(contentsOf: arguments[5]) : .empty
+let rounds = arguments.count > 6 ? Int(arguments[6]) ?? 20 : 20
+
+/// Adapts a PC/SC connection to the chip reader.
+final class Channel: CardChannel {
+    let connection: SmartCardConnection
+    init(_ connection: SmartCardConnection) { self.connection = connection }
+    func transmit(_ command: [UInt8]) throws(CardChannelError) -> [UInt8] {
+        do { return try connection.transmit(command) } catch {
+            throw CardChannelError(detail: error.description, cardRemoved: error.kind == .cardRemoved)
+        }
+    }
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+
+func fixed(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+
+let context = try PCSCContext()
+for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
+    var steps: [String: [Double]] = [:]
+    var order: [String] = []
+    var totals: [Double] = []
+    var apdus = 0
+    var sizes: [String: Int] = [:]
+    for _ in 0..<rounds {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let connection = try context.connect(to: readerName)
+        let reader = PassportReader(channel: Channel(connection), key: key, readSize: mode)
+        let contents = try reader.read()
+        let verifyStart = clock.now
+        let sod = try SecurityObject(file: contents.files[.securityObject] ?? [])
+        let verdict = PassiveAuthentication.verify(securityObject: sod, dataGroups: contents.dataGroups, store: store)
+        let verify = clock.now - verifyStart
+        connection.disconnect()
+        totals.append(milliseconds(clock.now - started))
+        for (step, duration) in contents.timings + [("passive authentication (\(verdict.status.rawValue))", verify)] {
+            if steps[step] == nil { order.append(step) }
+            steps[step, default: []].append(milliseconds(duration))
+        }
+        apdus = contents.commandCount
+        for (file, bytes) in contents.files { sizes[file.rawValue] = bytes.count }
+    }
+    print("\n\(mode == .automatic ? "extended-length reads" : "short reads only") — \(rounds) reads, median ms")
+    for step in order {
+        let size = sizes[step].map { " (\($0) B)" } ?? ""
+        print("  \(pad(step + size, 44)) \(fixed(median(steps[step] ?? [])))")
+    }
+    print("  \(pad("total (connect to verdict)", 44)) \(fixed(median(totals)))   min \(fixed(totals.min() ?? 0))  max \(fixed(totals.max() ?? 0))")
+    print("  \(pad("APDUs per read", 44)) \(apdus)")
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import EMRTD
+import FoundationEssentials
+import PCSCReader
+import Synchronization
+
+/// One attempt at reading a chip, on a thread of its own: wait for the document, connect, read,
+/// convert the face, check passive authentication. Cancellable from any thread.
+final class ChipReadJob: Sendable {
+    /// What the job needs to know.
+    struct Request: Sendable {
+        var readerName: String
+        var key: MRZKey
+        var documentTimeout: Duration
+        var store: CSCAStore
+        var readSize: PassportReader.ReadSize
+    }
+
+    /// A chip read to the end.
+    struct Success: Sendable {
+        var contents: ChipContents
+        var mrz: MRZ
+        var photo: FaceImageConverter.Converted
+        var passiveAuthentication: PassiveAuthentication
+        var verifyDuration: Duration
+    }
+
+    /// A failed attempt: the kind the window and the wire use, and the detail for logs and the message.
+    struct Failure: Error, Sendable {
+        var kind: NFCReadFailure?
+        var detail: String
+        /// `nil` kind means the person cancelled.
+        var isCancelled: Bool { kind == nil }
+    }
+
+    private struct State {
+        var cancelled = false
+        var context: PCSCContext?
+    }
+
+    private let state = Mutex(State())
+    private static let queue = DispatchQueue(label: "gbgbridge.nfc.read")
+
+    /// Runs the read; `progress` is called on the reading thread.
+    func run(
+        _ request: Request, progress: @escaping @Sendable (NFCReadState) -> Void
+    ) async -> Result<Success, Failure> {
+        await withCheckedContinuation { continuation in
+            Self.queue.async {
+                continuation.resume(returning: self.read(request, progress: progress))
+            }
+        }
+    }
+
+    /// Stops the read: a wait for the document ends at once, a read before its next APDU.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.context?.cancel()
+        }
+    }
+
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    private func read(
+        _ request: Request, progress: @escaping @Sendable (NFCReadState) -> Void
+    ) -> Result<Success, Failure> {
+        let context: PCSCContext
+        do {
+            context = try PCSCContext()
+        } catch {
+            return .failure(Failure(kind: .readerUnavailable, detail: error.description))
+        }
+        state.withLock { $0.context = context }
+        defer { state.withLock { $0.context = nil } }
+        if isCancelled { return .failure(Failure(kind: nil, detail: "cancelled")) }
+
+        let milliseconds = request.documentTimeout.components.seconds * 1000
+            + request.documentTimeout.components.attoseconds / 1_000_000_000_000_000
+        let connection: SmartCardConnection
+        do {
+            guard try context.waitForCard(on: request.readerName, timeoutMilliseconds: UInt32(clamping: milliseconds))
+            else {
+                return .failure(
+                    Failure(kind: .noDocument, detail: "no document was placed on \(request.readerName) in time"))
+            }
+            progress(.authenticating)
+            connection = try context.connect(to: request.readerName)
+        } catch {
+            return .failure(Self.failure(from: error))
+        }
+        defer { connection.disconnect() }
+
+        let reader = PassportReader(
+            channel: SmartCardChannel(connection: connection), key: request.key, readSize: request.readSize)
+        reader.isCancelled = { [weak self] in self?.isCancelled ?? true }
+        reader.onProgress = { step in
+            switch step {
+            case .authenticating: progress(.authenticating)
+            case .reading(let file, let index, let count, let bytesRead, let totalBytes):
+                progress(.reading(file: file, index: index, count: count, bytesRead: bytesRead, totalBytes: totalBytes))
+            case .verifying: progress(.verifying)
+            }
+        }
+        let contents: ChipContents
+        let mrz: MRZ
+        let face: FaceImage
+        do {
+            contents = try reader.read()
+            mrz = try contents.mrz()
+            face = try contents.face()
+        } catch {
+            return .failure(Self.failure(from: error))
+        }
+        progress(.verifying)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let photo: FaceImageConverter.Converted
+        do {
+            photo = try FaceImageConverter.browserReady(face)
+        } catch {
+            return .failure(Failure(kind: .chipReadFailed, detail: "the face image on the chip is unusable: \(error)"))
+        }
+        let verdict: PassiveAuthentication
+        if let sod = contents.files[.securityObject] {
+            do {
+                verdict = PassiveAuthentication.verify(
+                    securityObject: try SecurityObject(file: sod), dataGroups: contents.dataGroups,
+                    store: request.store)
+            } catch {
+                verdict = PassiveAuthentication(
+                    status: .invalid, reason: "EF.SOD is unreadable: \(error)", signer: nil, signerIssuer: nil,
+                    matchedDataGroups: [], mismatchedDataGroups: contents.dataGroupNames)
+            }
+        } else {
+            verdict = PassiveAuthentication(
+                status: .notChecked, reason: "EF.SOD was not read", signer: nil, signerIssuer: nil,
+                matchedDataGroups: [], mismatchedDataGroups: [])
+        }
+        return .success(
+            Success(
+                contents: contents, mrz: mrz, photo: photo, passiveAuthentication: verdict,
+                verifyDuration: clock.now - started))
+    }
+
+    static func failure(from error: PCSCError) -> Failure {
+        switch error.kind {
+        case .cancelled: return Failure(kind: nil, detail: "cancelled")
+        case .serviceUnavailable, .noReader: return Failure(kind: .readerUnavailable, detail: error.description)
+        case .noCard, .cardRemoved, .cardUnresponsive, .sharingViolation, .timedOut, .other:
+            return Failure(kind: .chipReadFailed, detail: error.description)
+        }
+    }
+
+    static func failure(from error: ChipError) -> Failure {
+        switch error {
+        case .cancelled: return Failure(kind: nil, detail: "cancelled")
+        case .notATravelDocument: return Failure(kind: .notATravelDocument, detail: error.description)
+        case .accessDenied: return Failure(kind: .accessDenied, detail: error.description)
+        case .transport, .unexpectedStatus, .secureMessaging, .malformed, .crypto, .invalidKey:
+            return Failure(kind: .chipReadFailed, detail: error.description)
+        }
+    }
+}

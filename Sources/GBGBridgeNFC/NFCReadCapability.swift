@@ -1,0 +1,274 @@
+import CWebKitGTK
+import Dispatch
+import EMRTD
+import FoundationEssentials
+import GBGBridge
+import PCSCReader
+
+/// The `nfc.read` capability: reads the chip of a passport or identity card on a PC/SC reader and
+/// answers with the MRZ, the face and the passive-authentication verdict.
+///
+/// ``install()`` offers the capability (so it appears in `capability.query`) while a matching
+/// reader is connected, and withdraws it when the reader goes away. While it is withdrawn, answer
+/// `nfc.read` requests with ``respondUnavailable(to:host:)`` from your delegate's
+/// `unhandledRequest`. One read runs at a time; a second request meanwhile gets `BUSY`.
+@MainActor
+public final class NFCReadCapability {
+    /// The action and capability id.
+    public static let action = "nfc.read"
+    /// The version reported in `capability.query`.
+    public static let version = "1.0"
+
+    /// How reads are done.
+    public struct Options: Sendable {
+        /// Which reader to use.
+        public var reader: ReaderChoice
+        /// The CSCA certificates passive authentication trusts.
+        public var store: CSCAStore
+        /// How long to wait for a document on the reader.
+        public var documentTimeout: Duration
+        /// Whether a window guides the person (`false` for unattended runs: failures are answered at once).
+        public var showsWindow: Bool
+        /// Short APDUs only, or extended ones where the reader takes them.
+        public var readSize: PassportReader.ReadSize
+
+        public init(
+            reader: ReaderChoice = .automatic, store: CSCAStore = .empty, documentTimeout: Duration = .seconds(60),
+            showsWindow: Bool = true, readSize: PassportReader.ReadSize = .automatic
+        ) {
+            self.reader = reader
+            self.store = store
+            self.documentTimeout = documentTimeout
+            self.showsWindow = showsWindow
+            self.readSize = readSize
+        }
+    }
+
+    /// One finished read, for logs and benchmarks (never the chip's contents).
+    public struct ReadReport: Sendable {
+        public let readerName: String
+        public let commandCount: Int
+        public let timings: [(String, Duration)]
+        public let passiveAuthentication: PassiveAuthentication.Status
+    }
+
+    private let host: BridgeHost
+    public let options: Options
+    /// The window the chip-reading window belongs to.
+    public var parentWindow: UnsafeMutablePointer<GtkWindow>?
+    /// The reader `nfc.read` uses now; `nil` while none matches (the capability is then withdrawn).
+    public private(set) var readerName: String?
+    /// Why no reader is in use (no service, no reader, no match), when ``readerName`` is `nil`.
+    public private(set) var unavailableReason: String?
+    /// Called when the reader in use changes (plugged in, unplugged, service gone).
+    public var onReaderChange: ((String?) -> Void)?
+    /// Called after each successful read.
+    public var onRead: ((ReadReport) -> Void)?
+
+    private var monitor: ReaderMonitor?
+    private var activeJob: ChipReadJob?
+    private var isBusy = false
+
+    public init(host: BridgeHost, options: Options) {
+        self.host = host
+        self.options = options
+    }
+
+    /// Looks for a reader now, offers the capability if one matches, and watches for readers
+    /// coming and going. Does nothing for ``ReaderChoice/none``.
+    public func install() async {
+        guard options.reader != .none else { return }
+        let initial = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: ReaderMonitor.scan()) }
+        }
+        apply(initial)
+        let monitor = ReaderMonitor { [weak self] observation in
+            Task { @MainActor in self?.apply(observation) }
+        }
+        monitor.start(initial: initial)
+        self.monitor = monitor
+    }
+
+    /// Stops watching for readers and cancels a read in progress.
+    public func stop() {
+        monitor?.stop()
+        monitor = nil
+        activeJob?.cancel()
+    }
+
+    /// Answers an `nfc.read` that arrived while the capability is withdrawn: `unsupported`,
+    /// `NFC_NOT_AVAILABLE`, not recoverable.
+    public func respondUnavailable(to request: BridgeMessage, host: BridgeHost) {
+        host.respond(
+            to: request.correlationId, status: .unsupported,
+            error: NFCReadFailure.readerUnavailable.payload(detail: unavailableReason))
+    }
+
+    private func apply(_ observation: ReaderMonitor.Observation) {
+        let picked: String?
+        switch observation {
+        case .readers(let readers):
+            picked = options.reader.pick(from: readers)
+            if picked == nil {
+                unavailableReason =
+                    readers.isEmpty
+                    ? "no smart-card reader is connected"
+                    : "no reader matches --nfc-reader \(options.reader) (connected: \(readers.joined(separator: ", ")))"
+            }
+        case .serviceUnavailable(let reason):
+            picked = nil
+            unavailableReason = reason
+        }
+        guard picked != readerName else { return }
+        readerName = picked
+        if picked != nil {
+            unavailableReason = nil
+            host.registerCustomCapability(Self.action, version: Self.version) { [weak self] request, responder in
+                await self?.handle(request, responder: responder)
+            }
+        } else {
+            host.unregisterCustomCapability(Self.action)
+        }
+        onReaderChange?(picked)
+    }
+
+    // MARK: Requests
+
+    private func handle(_ request: BridgeMessage, responder: any BridgeResponder) async {
+        let key: MRZKey
+        do {
+            key = try NFCReadRequest.accessKey(from: request.payload.data)
+        } catch {
+            responder.respond(
+                status: error.status, data: nil,
+                error: BridgeErrorPayload(code: error.code, message: error.message, recoverable: false))
+            return
+        }
+        guard let readerName else {
+            responder.respond(
+                status: .unsupported, data: nil, error: NFCReadFailure.readerUnavailable.payload(detail: unavailableReason))
+            return
+        }
+        guard !isBusy else {
+            responder.respond(
+                status: .error, data: nil,
+                // untranslated: bridge data
+                error: BridgeErrorPayload(code: "BUSY", message: "A chip read is already in progress", recoverable: true))
+            return
+        }
+        isBusy = true
+        defer {
+            isBusy = false
+            activeJob = nil
+        }
+        let window = options.showsWindow ? NFCReadWindow(parent: parentWindow) : nil
+        defer { window?.close() }
+        let readRequest = ChipReadJob.Request(
+            readerName: readerName, key: key, documentTimeout: options.documentTimeout, store: options.store,
+            readSize: options.readSize)
+
+        while true {
+            let job = ChipReadJob()
+            activeJob = job
+            window?.onCancel = { job.cancel() }
+            window?.onRetry = nil
+            window?.show(.waitingForDocument(readerName: readerName))
+            window?.present()
+            let result = await job.run(readRequest) { state in
+                Task { @MainActor in
+                    // A late progress report must not overwrite the outcome.
+                    guard self.activeJob === job else { return }
+                    window?.show(state)
+                }
+            }
+            activeJob = nil
+            switch result {
+            case .success(let success):
+                onRead?(
+                    ReadReport(
+                        readerName: readerName, commandCount: success.contents.commandCount,
+                        timings: success.contents.timings + [("verify", success.verifyDuration)],
+                        passiveAuthentication: success.passiveAuthentication.status))
+                responder.respond(status: .success, data: Self.responseData(success), error: nil)
+                return
+            case .failure(let failure):
+                guard let kind = failure.kind else {
+                    // untranslated: bridge data
+                    responder.respond(status: .cancelled, data: ["reason": .string("Cancelled by the user")], error: nil)
+                    return
+                }
+                guard let window else {
+                    responder.respond(status: kind.status, data: nil, error: kind.payload(detail: failure.detail))
+                    return
+                }
+                // The person sees what went wrong and what to do; the journey hears of it when they
+                // close the window (or never, if trying again works).
+                let retry = await Self.askAfterFailure(kind, in: window)
+                if !retry {
+                    responder.respond(status: kind.status, data: nil, error: kind.payload(detail: failure.detail))
+                    return
+                }
+            }
+        }
+    }
+
+    /// Shows `kind` in `window`; returns `true` when the person chose to try again.
+    private static func askAfterFailure(_ kind: NFCReadFailure, in window: NFCReadWindow) async -> Bool {
+        window.show(.failed(kind, canRetry: kind.canRetryInWindow))
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            MainActor.assumeIsolated {
+                let once = AnswerOnce(continuation)
+                window.onRetry = { once.resume(true) }
+                window.onCancel = { once.resume(false) }
+            }
+        }
+    }
+
+    static func responseData(_ read: ChipReadJob.Success) -> [String: JSONValue] {
+        let mrz = read.mrz
+        let verdict = read.passiveAuthentication
+        var authentication: [String: JSONValue] = [
+            "status": .string(verdict.status.rawValue),
+            "dataGroupsMatched": .array(verdict.matchedDataGroups.map(JSONValue.string)),
+            "dataGroupsMismatched": .array(verdict.mismatchedDataGroups.map(JSONValue.string)),
+        ]
+        if let signer = verdict.signer { authentication["signer"] = .string(signer) }
+        if let issuer = verdict.signerIssuer { authentication["signerIssuer"] = .string(issuer) }
+        if let reason = verdict.reason { authentication["reason"] = .string(reason) }
+        return [
+            "chipRead": .bool(true),
+            "mrz": .string(mrz.text),
+            "documentCode": .string(mrz.documentCode),
+            "issuingState": .string(mrz.issuingState),
+            "documentNumber": .string(mrz.documentNumber),
+            "surname": .string(mrz.surname),
+            "givenNames": .string(mrz.givenNames),
+            "nationality": .string(mrz.nationality),
+            "dateOfBirth": .string(mrz.dateOfBirth),
+            "sex": .string(mrz.sex),
+            "dateOfExpiry": .string(mrz.dateOfExpiry),
+            "optionalData": .string(mrz.optionalData),
+            "mrzCheckDigitsValid": .bool(mrz.checkDigitsValid),
+            "photo": .string(read.photo.bytes.base64EncodedString()),
+            "photoMimeType": .string(read.photo.mimeType),
+            "dataGroupsRead": .array(read.contents.dataGroupNames.map(JSONValue.string)),
+            "accessControl": .string(read.contents.accessControl),
+            "passiveAuthentication": .object(authentication),
+        ]
+    }
+}
+
+/// Resumes a continuation with the first answer only.
+@MainActor
+private final class AnswerOnce {
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(_ value: Bool) {
+        continuation?.resume(returning: value)
+        continuation = nil
+    }
+}

@@ -1,0 +1,51 @@
+import GBGBridge
+
+extension NFCReadFailure {
+    /// The error code on the wire.
+    public var code: String {
+        switch self {
+        case .readerUnavailable: return "NFC_NOT_AVAILABLE"
+        case .noDocument: return "NO_DOCUMENT"
+        case .accessDenied: return "ACCESS_DENIED"
+        case .chipReadFailed: return "CHIP_READ_FAILED"
+        case .notATravelDocument: return "NOT_A_TRAVEL_DOCUMENT"
+        }
+    }
+
+    /// The response status: `unsupported` when there is no reader, `error` otherwise.
+    public var status: BridgeResponseStatus { self == .readerUnavailable ? .unsupported : .error }
+
+    /// Whether the journey may simply ask again (after the person acts).
+    public var recoverable: Bool { self != .readerUnavailable }
+
+    /// Whether trying again in the window, on the same request, can help.
+    var canRetryInWindow: Bool {
+        switch self {
+        case .noDocument, .chipReadFailed, .notATravelDocument: return true
+        case .accessDenied, .readerUnavailable: return false
+        }
+    }
+
+    /// A sentence the journey can show (English; the journey translates by `code`).
+    public var message: String {
+        // untranslated: bridge data
+        switch self {
+        case .readerUnavailable:
+            return "No NFC reader is available. Connect a contactless smart-card reader and check that the smart-card service (pcscd) is running."
+        case .noDocument:
+            return "No document was placed on the reader in time. Place the document on the reader and try again."
+        case .accessDenied:
+            return "The chip did not accept the document details. Check the document number, date of birth and expiry date."
+        case .chipReadFailed:
+            return "The chip could not be read to the end: the document was moved or removed. Keep it still on the reader and try again."
+        case .notATravelDocument:
+            return "The card on the reader is not a passport or identity card with a chip."
+        }
+    }
+
+    /// The error payload: the sentence, then the technical detail in brackets.
+    public func payload(detail: String?) -> BridgeErrorPayload {
+        let text = detail.map { "\(message) (\($0))" } ?? message
+        return BridgeErrorPayload(code: code, message: text, recoverable: recoverable)
+    }
+}

@@ -1,0 +1,319 @@
+import CWebKitGTK
+import EMRTD
+import GBGBridgeCapture
+import GBGBridgeGTK
+import GBGBridgeLocalization
+
+/// The window a person sees while a chip is read: where to put the document, progress per file,
+/// and what to do when the read fails. A modal dialog over the journey window; keyboard (Enter,
+/// Escape, Tab) and screen-reader friendly, in the user's language.
+@MainActor
+public final class NFCReadWindow {
+    /// Cancel, Escape or the window's close button.
+    public var onCancel: (() -> Void)?
+    /// "Try again", shown after a failure that trying again can mend.
+    public var onRetry: (() -> Void)?
+
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let headingLabel: UnsafeMutablePointer<GtkWidget>
+    private let instructionLabel: UnsafeMutablePointer<GtkWidget>
+    private let readerLabel: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let progressBar: UnsafeMutablePointer<GtkWidget>
+    private let statusIcon: UnsafeMutablePointer<GtkWidget>
+    private let retryButton: UnsafeMutablePointer<GtkWidget>
+    private let cancelButton: UnsafeMutablePointer<GtkWidget>
+    private let parent: UnsafeMutablePointer<GtkWindow>?
+    private let signals = SignalConnections()
+    private var isClosed = false
+    private var lastAnnounced: String?
+    /// What the window shows now.
+    public private(set) var state: NFCReadState?
+    /// Everything announced to screen readers, in order (for tests).
+    public private(set) var announcements: [String] = []
+
+    /// Builds the dialog (not shown yet); modal over `parent` when given.
+    public init(parent: UnsafeMutablePointer<GtkWindow>?) {
+        self.parent = parent
+        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        headingLabel = gtk_label_new(nil)
+        instructionLabel = gtk_label_new(nil)
+        readerLabel = gtk_label_new(nil)
+        spinner = gtk_spinner_new()
+        progressBar = gtk_progress_bar_new()
+        statusIcon = gtk_image_new_from_icon_name("dialog-warning", GTK_ICON_SIZE_DIALOG)
+        retryButton = gtk_button_new_with_mnemonic(tr("_Try again"))
+        cancelButton = gtk_button_new_with_mnemonic(tr("Ca_ncel"))
+        buildLayout()
+        describeForAssistiveTechnologies()
+        connectSignals()
+    }
+
+    /// The dialog's `GtkWindow` (for screenshots and tests).
+    public var gtkWindow: UnsafeMutablePointer<GtkWindow> { gtkCast(window) }
+    /// The heading and instruction shown now (for tests).
+    public var texts: (heading: String, instruction: String) {
+        (labelText(headingLabel), labelText(instructionLabel))
+    }
+    /// Whether "Try again" is offered now.
+    public var offersRetry: Bool { gtk_widget_get_visible(retryButton) != 0 }
+
+    /// Shows the dialog and gives it the keyboard focus.
+    public func present() {
+        guard !isClosed, gtk_widget_get_visible(window) == 0 else { return }
+        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
+        if let parent {
+            gtk_window_set_transient_for(gtkWindow, parent)
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_skip_taskbar_hint(gtkWindow, 1)
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
+            if gtk_window_has_group(parent) != 0 { gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow) }
+        }
+        gtk_widget_show_all(window)
+        render()
+        gtk_window_present(gtkWindow)
+        gtk_window_set_focus_visible(gtkWindow, 1)
+    }
+
+    /// Shows `state`; cheap to call for every progress step.
+    public func show(_ state: NFCReadState) {
+        guard !isClosed else { return }
+        self.state = state
+        render()
+    }
+
+    /// Closes the dialog without calling ``onCancel``.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        signals.disconnectAll()
+        gtk_widget_destroy(window)
+    }
+
+    // MARK: Layout
+
+    private func buildLayout() {
+        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
+        gtk_window_set_title(gtkWindow, tr("Read the document's chip"))
+        gtk_window_set_default_size(gtkWindow, 520, -1)
+        gtk_window_set_resizable(gtkWindow, 0)
+        gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
+        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
+
+        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
+        gtk_container_set_border_width(gtkCast(row), 24)
+        gtk_container_add(gtkCast(window), row)
+
+        let symbol = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_size_request(symbol, 48, 48)
+        gtk_widget_set_valign(symbol, GTK_ALIGN_START)
+        gtk_widget_set_size_request(spinner, 40, 40)
+        gtk_box_pack_start(gtkCast(symbol), spinner, 0, 0, 0)
+        gtk_widget_set_no_show_all(statusIcon, 1)
+        gtk_box_pack_start(gtkCast(symbol), statusIcon, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(row), symbol, 0, 0, 0)
+
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
+        gtk_widget_set_hexpand(column, 1)
+        gtk_box_pack_start(gtkCast(row), column, 1, 1, 0)
+        for label in [headingLabel, instructionLabel, readerLabel] {
+            gtk_label_set_xalign(gtkCast(label), 0)
+            gtk_label_set_line_wrap(gtkCast(label), 1)
+            gtk_label_set_max_width_chars(gtkCast(label), 52)
+            gtk_box_pack_start(gtkCast(column), label, 0, 0, 0)
+        }
+        gtk_style_context_add_class(gtk_widget_get_style_context(readerLabel), "dim-label")
+        gtk_progress_bar_set_show_text(gtkCast(progressBar), 1)
+        gtk_widget_set_no_show_all(progressBar, 1)
+        gtk_box_pack_start(gtkCast(column), progressBar, 0, 0, 4)
+
+        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_widget_set_margin_top(buttons, 10)
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        gtk_box_pack_start(gtkCast(buttons), cancelButton, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(buttons), retryButton, 0, 0, 0)
+        gtk_style_context_add_class(gtk_widget_get_style_context(retryButton), "suggested-action")
+        gtk_widget_set_can_default(retryButton, 1)
+        gtk_widget_set_no_show_all(retryButton, 1)
+        gtk_box_pack_start(gtkCast(column), buttons, 0, 0, 0)
+    }
+
+    private func describeForAssistiveTechnologies() {
+        accessible(window, role: ATK_ROLE_DIALOG)
+        accessible(progressBar, name: tr("Reading progress"))
+        accessible(instructionLabel, role: ATK_ROLE_STATUSBAR)
+        accessible(statusIcon, name: tr("Problem"))
+        accessible(spinner, name: tr("Waiting"))
+        accessible(retryButton, description: tr("Reads the chip again."))
+        accessible(cancelButton, description: tr("Stops reading and closes this window."))
+    }
+
+    private func accessible(
+        _ widget: UnsafeMutablePointer<GtkWidget>, name: String? = nil, role: AtkRole? = nil, description: String? = nil
+    ) {
+        guard let object = gtk_widget_get_accessible(widget) else { return }
+        if let name { atk_object_set_name(object, name) }
+        if let role { atk_object_set_role(object, role) }
+        if let description { atk_object_set_description(object, description) }
+    }
+
+    private func connectSignals() {
+        signals.connect(
+            UnsafeMutableRawPointer(retryButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in self?.onRetry?() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(cancelButton), "clicked", trampoline: Signal.plain,
+            closure: { [weak self] in self?.onCancel?() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(window), "key-press-event", trampoline: Signal.event,
+            closure: { [weak self] (event: gpointer?) in
+                guard let self, let event else { return false }
+                return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+            } as Signal.Event)
+        signals.connect(
+            UnsafeMutableRawPointer(window), "delete-event", trampoline: Signal.event,
+            closure: { [weak self] (_: gpointer?) in
+                self?.onCancel?()
+                return true
+            } as Signal.Event)
+    }
+
+    /// Enter tries again when that is offered; Escape cancels. Returns whether the key was used.
+    func handleKey(_ keyval: guint) -> Bool {
+        switch Int32(bitPattern: keyval) {
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+            if offersRetry { onRetry?() } else { return false }
+            return true
+        case GDK_KEY_Escape:
+            onCancel?()
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Rendering
+
+    private func render() {
+        guard !isClosed, let state else { return }
+        let content = Self.content(for: state)
+        gtk_label_set_markup(gtkCast(headingLabel), "<b><big>\(markupEscaped(content.heading))</big></b>")
+        gtk_label_set_text(gtkCast(instructionLabel), content.instruction)
+        gtk_label_set_text(gtkCast(readerLabel), content.detail ?? "")
+        gtk_widget_set_visible(readerLabel, content.detail == nil ? 0 : 1)
+        let failed: Bool
+        if case .failed(_, let canRetry) = state {
+            failed = true
+            gtk_widget_set_visible(retryButton, canRetry ? 1 : 0)
+            gtk_button_set_label(gtkCast(cancelButton), canRetry ? tr("Ca_ncel") : tr("_Close"))
+        } else {
+            failed = false
+            gtk_widget_set_visible(retryButton, 0)
+            gtk_button_set_label(gtkCast(cancelButton), tr("Ca_ncel"))
+        }
+        gtk_button_set_use_underline(gtkCast(cancelButton), 1)
+        gtk_widget_set_visible(statusIcon, failed ? 1 : 0)
+        gtk_widget_set_visible(spinner, failed ? 0 : 1)
+        if failed { gtk_spinner_stop(gtkCast(spinner)) } else { gtk_spinner_start(gtkCast(spinner)) }
+        if let fraction = content.fraction {
+            gtk_widget_set_visible(progressBar, 1)
+            gtk_progress_bar_set_fraction(gtkCast(progressBar), fraction)
+            gtk_progress_bar_set_text(gtkCast(progressBar), content.progressText)
+        } else {
+            gtk_widget_set_visible(progressBar, 0)
+        }
+        let focus = failed && offersRetry ? retryButton : cancelButton
+        if gtk_widget_has_focus(focus) == 0, gtk_widget_get_visible(window) != 0 { gtk_widget_grab_focus(focus) }
+        if offersRetry { gtk_widget_grab_default(retryButton) }
+        // Screen readers hear each new step, not every progress tick.
+        let spoken = failed ? content.heading + ". " + content.instruction : content.heading
+        if spoken != lastAnnounced {
+            lastAnnounced = spoken
+            announcements.append(spoken)
+            if let object = gtk_widget_get_accessible(window) { Accessibility.announce(spoken, from: object) }
+        }
+    }
+
+    /// The texts and progress for a state.
+    struct Content: Equatable {
+        var heading: String
+        var instruction: String
+        var detail: String?
+        var fraction: Double?
+        var progressText: String?
+    }
+
+    static func content(for state: NFCReadState) -> Content {
+        switch state {
+        case .waitingForDocument(let readerName):
+            return Content(
+                heading: tr("Place your document on the reader"),
+                instruction: tr(
+                    "Passport: open it at the photo page and lay it flat on the reader. Identity card: lay it flat on the reader. Keep it still until the reading is complete."
+                ),
+                detail: tr("Reader: {name}", ["name": readerName]))
+        case .authenticating:
+            return Content(
+                heading: tr("Opening the chip…"), instruction: tr("Keep the document still on the reader."),
+                fraction: 0, progressText: tr("Connecting"))
+        case .reading(let file, let index, let count, let bytesRead, let totalBytes):
+            let within = totalBytes > 0 ? Double(bytesRead) / Double(totalBytes) : 0
+            let fraction = count > 0 ? min(1, (Double(index) + within) / Double(count)) : 0
+            return Content(
+                heading: fileHeading(file), instruction: tr("Keep the document still on the reader."),
+                fraction: fraction, progressText: tr("{percent} %", ["percent": String(Int((fraction * 100).rounded()))]))
+        case .verifying:
+            return Content(
+                heading: tr("Checking the document's signature"),
+                instruction: tr("The chip has been read. You can take the document off the reader."), fraction: 1,
+                progressText: tr("100 %"))
+        case .failed(let failure, _):
+            return failureContent(failure)
+        }
+    }
+
+    static func fileHeading(_ file: LDSFile) -> String {
+        switch file {
+        case .common: return tr("Reading the chip's table of contents")
+        case .dg1: return tr("Reading your personal details")
+        case .dg2: return tr("Reading your photo")
+        case .securityObject: return tr("Reading the document's security data")
+        }
+    }
+
+    static func failureContent(_ failure: NFCReadFailure) -> Content {
+        switch failure {
+        case .noDocument:
+            return Content(
+                heading: tr("No document was found"),
+                instruction: tr("Place the document on the reader and choose Try again."))
+        case .accessDenied:
+            return Content(
+                heading: tr("The chip did not accept the document details"),
+                instruction: tr(
+                    "The document number, date of birth or expiry date entered does not match this document. Close this window and check them."
+                ))
+        case .chipReadFailed:
+            return Content(
+                heading: tr("The chip could not be read"),
+                instruction: tr(
+                    "The document moved or was taken off the reader. Lay it flat on the reader, keep it still, and choose Try again."
+                ))
+        case .notATravelDocument:
+            return Content(
+                heading: tr("This is not a passport or identity card"),
+                instruction: tr(
+                    "The card on the reader has no passport chip. Take it off, place your passport or identity card on the reader, and choose Try again."
+                ))
+        case .readerUnavailable:
+            return Content(
+                heading: tr("The reader is not available"),
+                instruction: tr(
+                    "Connect the reader and check that the smart-card service (pcscd) is running, then start again."))
+        }
+    }
+
+    private func labelText(_ label: UnsafeMutablePointer<GtkWidget>) -> String {
+        gtk_label_get_text(gtkCast(label)).map { String(cString: $0) } ?? ""
+    }
+}

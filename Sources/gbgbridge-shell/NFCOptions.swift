@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// Options for `nfc.read`: reading the chip of a passport or identity card on a PC/SC reader.
+struct NFCOptions: ParsableArguments {
+    @Option(
+        name: .customLong("nfc-reader"),
+        help: ArgumentHelp(
+            "The PC/SC reader for nfc.read: auto (a contactless reader, else the first reader), a reader name or the start of one (see pcsc_scan), or none (nfc.read not offered). nfc.read appears in capability.query while the reader is connected.",
+            valueName: "auto|name|none"))
+    var reader: String = "auto"
+
+    @Option(
+        name: .customLong("csca"),
+        help: ArgumentHelp(
+            "Trust these Country Signing CA certificates for passive authentication: a folder of PEM or DER certificates, a certificate file, or an ICAO master list. Without it every chip's signer is reported as unknownIssuer.",
+            valueName: "path"))
+    var csca: String?
+
+    @Option(
+        name: .customLong("nfc-timeout"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds to wait for a document on the reader before nfc.read answers NO_DOCUMENT (default 60; 1 to 600).",
+            valueName: "seconds"))
+    var timeout: String?
+
+    @Flag(
+        name: .customLong("nfc-short-apdus"),
+        help: "Read chips with short APDUs only (for readers that mishandle extended-length APDUs).")
+    var shortAPDUsOnly = false
+}

@@ -1,0 +1,192 @@
+"""Makes a test passport for the virtual chip: its data groups, a test CSCA and Document Signer,
+EF.SOD signed by them, and an unrelated "foreign" CSCA.
+
+    make_passport.py --out DIR [--photo-format jpeg|jp2] [--tamper dg1|dg2]
+                     [--document-number L898902C] [--birth 690806] [--expiry 940623]
+
+Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields), csca.pem,
+ds.pem, foreign-csca.pem (with their keys) into DIR. Certificates come from the openssl command;
+the face is drawn with Pillow. Test data only: nothing here is a real document.
+"""
+
+import argparse
+import hashlib
+import io
+import json
+import subprocess
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+
+def der_length(length):
+    if length < 0x80:
+        return bytes([length])
+    body = length.to_bytes((length.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(body)]) + body
+
+
+def tlv(tag, value):
+    """A BER-TLV element; `tag` is an int of one or more bytes."""
+    tag_bytes = tag.to_bytes((tag.bit_length() + 7) // 8 or 1, "big")
+    return tag_bytes + der_length(len(value)) + value
+
+
+def check_digit(text):
+    weights = [7, 3, 1]
+    total = 0
+    for index, character in enumerate(text):
+        if character.isdigit():
+            value = int(character)
+        elif character.isalpha():
+            value = ord(character) - ord("A") + 10
+        else:
+            value = 0
+        total += value * weights[index % 3]
+    return str(total % 10)
+
+
+def td3_mrz(number, birth, expiry):
+    """A TD3 MRZ for the ICAO specimen holder, with the given key fields and correct check digits."""
+    number = (number + "<" * 9)[:9]
+    line1 = ("P<UTOERIKSSON<<ANNA<MARIA" + "<" * 44)[:44]
+    optional = "ZE184226B<<<<<"
+    optional_check = check_digit(optional)
+    body = number + check_digit(number) + "UTO" + birth + check_digit(birth) + "F" + expiry + check_digit(expiry)
+    body += optional + optional_check
+    composite = body[0:10] + body[13:20] + body[21:43]
+    line2 = body + check_digit(composite)
+    assert len(line2) == 44, line2
+    return line1 + "\n" + line2
+
+
+def face_image(photo_format):
+    """A face-like picture, about 20 KB as JPEG."""
+    image = Image.new("RGB", (420, 540), (214, 226, 236))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((110, 90, 310, 350), fill=(233, 196, 160), outline=(120, 80, 60), width=3)
+    draw.pieslice((100, 60, 320, 250), 180, 360, fill=(90, 60, 40))
+    draw.ellipse((155, 190, 185, 210), fill=(40, 60, 90))
+    draw.ellipse((235, 190, 265, 210), fill=(40, 60, 90))
+    draw.line((210, 215, 200, 265, 220, 265), fill=(150, 100, 80), width=3)
+    draw.arc((165, 260, 255, 310), 20, 160, fill=(160, 60, 60), width=4)
+    draw.rectangle((90, 360, 330, 540), fill=(60, 80, 120))
+    for step in range(0, 540, 6):
+        draw.line((0, step, 60, step + 30), fill=(200 - step % 40, 215, 228), width=2)
+        draw.line((360, step, 420, step + 20), fill=(205, 212 + step % 30, 230), width=2)
+    buffer = io.BytesIO()
+    if photo_format == "jp2":
+        image.save(buffer, "JPEG2000", quality_mode="rates", quality_layers=[40])
+    else:
+        image.save(buffer, "JPEG", quality=82)
+    return buffer.getvalue()
+
+
+def facial_record(image, photo_format):
+    """An ISO/IEC 19794-5 facial record holding one image."""
+    image_data_type = 1 if photo_format == "jp2" else 0
+    # Facial information block: 20 bytes, no feature points.
+    facial_information = (
+        (20 + 12 + len(image)).to_bytes(4, "big")  # block length
+        + (0).to_bytes(2, "big")  # feature points
+        + bytes([2, 0])  # gender female, eye colour unspecified
+        + bytes([0]) + (0).to_bytes(3, "big")  # hair colour, property mask
+        + (0).to_bytes(2, "big")  # expression
+        + bytes([0, 0, 0])  # pose angles
+        + bytes([0, 0, 0])  # pose angle uncertainty
+    )
+    image_information = bytes([1, image_data_type]) + (420).to_bytes(2, "big") + (540).to_bytes(2, "big") + bytes(
+        [1, 0]) + (0).to_bytes(2, "big") + (0).to_bytes(2, "big")
+    record = facial_information + image_information + image
+    header = b"FAC\x00" + b"010\x00" + (14 + len(record)).to_bytes(4, "big") + (1).to_bytes(2, "big")
+    return header + record
+
+
+def data_group_2(image, photo_format):
+    header_template = tlv(0xA1, tlv(0x80, b"\x01\x01") + tlv(0x87, b"\x01\x01") + tlv(0x88, b"\x00\x08"))
+    instance = tlv(0x7F60, header_template + tlv(0x5F2E, facial_record(image, photo_format)))
+    group = tlv(0x7F61, tlv(0x02, b"\x01") + instance)
+    return tlv(0x75, group)
+
+
+def openssl(*arguments, cwd):
+    subprocess.run(["openssl", *arguments], cwd=cwd, check=True, capture_output=True)
+
+
+def make_certificates(folder, key_type):
+    """A CSCA, a Document Signer it issued, and a foreign CSCA, as PEM files with their keys."""
+    key_options = (
+        ["-newkey", "rsa:2048"] if key_type == "rsa" else ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"])
+    for name, subject in [("csca", "/C=UT/O=Utopia Test/CN=Utopia Test CSCA"),
+                          ("foreign-csca", "/C=ZZ/O=Elsewhere Test/CN=Elsewhere Test CSCA")]:
+        openssl("req", "-x509", *key_options, "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.pem",
+                "-subj", subject, "-days", "3650", "-sha256",
+                "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=folder)
+    openssl("req", "-new", *key_options, "-nodes", "-keyout", "ds.key", "-out", "ds.csr",
+            "-subj", "/C=UT/O=Utopia Test/CN=Utopia Test Document Signer", cwd=folder)
+    (folder / "ds.ext").write_text("keyUsage=critical,digitalSignature\nbasicConstraints=CA:FALSE\n")
+    openssl("x509", "-req", "-in", "ds.csr", "-CA", "csca.pem", "-CAkey", "csca.key", "-CAcreateserial",
+            "-out", "ds.pem", "-days", "3650", "-sha256", "-extfile", "ds.ext", cwd=folder)
+    for name in ["csca", "foreign-csca", "ds"]:
+        openssl("x509", "-in", f"{name}.pem", "-outform", "DER", "-out", f"{name}.der", cwd=folder)
+
+
+def lds_security_object(groups):
+    """LDSSecurityObject (version 0, SHA-256) over the complete data group files."""
+    sha256 = tlv(0x30, tlv(0x06, bytes.fromhex("608648016503040201")))
+    hashes = b"".join(
+        tlv(0x30, tlv(0x02, bytes([number])) + tlv(0x04, hashlib.sha256(content).digest()))
+        for number, content in sorted(groups.items()))
+    return tlv(0x30, tlv(0x02, b"\x00") + sha256 + tlv(0x30, hashes))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--photo-format", choices=["jpeg", "jp2"], default="jpeg")
+    parser.add_argument("--tamper", choices=["dg1", "dg2"])
+    parser.add_argument("--key-type", choices=["ec", "rsa"], default="ec")
+    parser.add_argument("--document-number", default="L898902C")
+    parser.add_argument("--birth", default="690806")
+    parser.add_argument("--expiry", default="940623")
+    options = parser.parse_args()
+    folder = options.out
+    folder.mkdir(parents=True, exist_ok=True)
+
+    mrz = td3_mrz(options.document_number.upper(), options.birth, options.expiry)
+    dg1 = tlv(0x61, tlv(0x5F1F, mrz.replace("\n", "").encode("ascii")))
+    image = face_image(options.photo_format)
+    dg2 = data_group_2(image, options.photo_format)
+    common = tlv(0x60, tlv(0x5F01, b"0107") + tlv(0x5F36, b"040000") + tlv(0x5C, b"\x61\x75"))
+
+    make_certificates(folder, options.key_type)
+    with tempfile.TemporaryDirectory() as scratch:
+        content = Path(scratch) / "lds.der"
+        content.write_bytes(lds_security_object({1: dg1, 2: dg2}))
+        signed = Path(scratch) / "sod.der"
+        openssl("cms", "-sign", "-nodetach", "-binary", "-in", str(content), "-econtent_type", "2.23.136.1.1.1",
+                "-md", "sha256", "-signer", "ds.pem", "-inkey", "ds.key", "-outform", "DER", "-out", str(signed),
+                cwd=folder)
+        sod = tlv(0x77, signed.read_bytes())
+
+    if options.tamper == "dg1":
+        # Another holder's birth date in the MRZ, after signing.
+        dg1 = dg1.replace(options.birth.encode(), b"700101", 1)
+    elif options.tamper == "dg2":
+        # One byte of the picture changed, after signing.
+        index = len(dg2) - 100
+        dg2 = dg2[:index] + bytes([dg2[index] ^ 0x01]) + dg2[index + 1:]
+
+    for name, content in [("EF.COM", common), ("DG1", dg1), ("DG2", dg2), ("EF.SOD", sod)]:
+        (folder / f"{name}.bin").write_bytes(content)
+    (folder / "passport.json").write_text(json.dumps({
+        "documentNumber": (options.document_number.upper() + "<" * 9)[:max(9, len(options.document_number))],
+        "dateOfBirth": options.birth, "dateOfExpiry": options.expiry, "mrz": mrz,
+        "photoFormat": options.photo_format, "photoBytes": len(image), "tampered": options.tamper,
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

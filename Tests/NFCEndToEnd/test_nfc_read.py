@@ -1,0 +1,251 @@
+"""nfc.read end to end: the built gbgbridge-shell reads the project's virtual passport through a
+private pcscd with the vpcd reader driver, from a journey page, headless.
+
+Run by scripts/nfc-test.sh (which builds nothing): /usr/bin/python3 -m unittest discover -s Tests/NFCEndToEnd
+Environment: GBGBRIDGE_SHELL (the shell binary), NFC_SANDBOX (a scratch folder).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SANDBOX_SCRIPT = ROOT / "scripts" / "virtual-passport.sh"
+MAKE_PASSPORT = ROOT / "Tests" / "NFCEndToEnd" / "make_passport.py"
+JOURNEY = ROOT / "Tests" / "NFCEndToEnd" / "journey-nfc.html"
+PYTHON = "/usr/bin/python3"
+SHELL = os.environ.get("GBGBRIDGE_SHELL", str(ROOT / ".build" / "debug" / "gbgbridge-shell"))
+
+
+def sandbox(*arguments, check=True):
+    """Runs scripts/virtual-passport.sh and returns its stdout."""
+    done = subprocess.run(
+        ["bash", str(SANDBOX_SCRIPT), *arguments], capture_output=True, text=True, timeout=60)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"virtual-passport.sh {' '.join(arguments)} failed: {done.stderr}")
+    return done.stdout
+
+
+def exports(text):
+    """The variables of `export NAME=value` lines (values may be single-quoted)."""
+    values = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("export "):
+            continue
+        name, _, value = line[len("export "):].partition("=")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[name] = value
+    return values
+
+
+class ChipReadingTests(unittest.TestCase):
+    """One private pcscd for the whole class; a card (passport variant) per test."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = Path(tempfile.mkdtemp(prefix="gbgbridge-nfc-"))
+        cls.sandbox_dir = cls.scratch / "sandbox"
+        cls.sandbox_dir.mkdir()
+        cls.environment = exports(sandbox("start", str(cls.sandbox_dir)))
+        cls.reader = cls.environment.get("NFC_READER", "Virtual PCD")
+        cls.passports = {}
+        for name, options in {
+            "valid": [],
+            "jp2": ["--photo-format", "jp2"],
+            "tampered-dg1": ["--tamper", "dg1"],
+            "tampered-dg2": ["--tamper", "dg2"],
+        }.items():
+            folder = cls.scratch / name
+            subprocess.run(
+                [PYTHON, str(MAKE_PASSPORT), "--out", str(folder), *options], check=True, capture_output=True,
+                timeout=120)
+            cls.passports[name] = folder
+        cls.holder = json.loads((cls.passports["valid"] / "passport.json").read_text())
+
+    @classmethod
+    def tearDownClass(cls):
+        sandbox("remove", str(cls.sandbox_dir), check=False)
+        sandbox("stop", str(cls.sandbox_dir), check=False)
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def tearDown(self):
+        sandbox("remove", str(self.sandbox_dir), check=False)
+
+    # Helpers
+
+    def insert(self, passport="valid", *options):
+        sandbox("card", str(self.sandbox_dir), "--passport", str(self.passports[passport]), *options)
+
+    def key(self, **overrides):
+        key = {
+            "documentNumber": self.holder["documentNumber"],
+            "dateOfBirth": self.holder["dateOfBirth"],
+            "dateOfExpiry": self.holder["dateOfExpiry"],
+        }
+        key.update(overrides)
+        return key
+
+    def run_journey(self, query, *options, environment=None, timeout=90):
+        """Runs the shell on the fixture journey; returns (exit status, journey.complete data, stderr, log path)."""
+        url = JOURNEY.as_uri() + "?" + "&".join(f"{k}={v}" for k, v in query.items())
+        log = self.scratch / f"messages-{time.monotonic_ns()}.jsonl"
+        env = dict(os.environ)
+        env.update(self.environment if environment is None else environment)
+        done = subprocess.run(
+            [SHELL, url, "--headless", "--exit-on", "journey.complete", "--timeout", str(timeout), "--message-log",
+             str(log), "--nfc-reader", self.reader, *options],
+            capture_output=True, text=True, env=env, timeout=timeout + 30)
+        result = json.loads(done.stdout) if done.stdout.strip() else None
+        return done.returncode, result, done.stderr, log
+
+    def single_read(self, query, *options, **keywords):
+        status, result, stderr, log = self.run_journey(query, *options, **keywords)
+        self.assertEqual(status, 0, stderr)
+        self.assertNotIn("failure", result, stderr)
+        self.assertEqual(len(result["reads"]), 1, result)
+        return result, result["reads"][0], log, stderr
+
+    # The read itself
+
+    def test_full_read_with_trusted_csca(self):
+        self.insert()
+        result, read, log, stderr = self.single_read(
+            self.key(), "--csca", str(self.passports["valid"] / "csca.pem"))
+        self.assertEqual(result["capability"], {"supported": True, "version": "1.0"})
+        self.assertEqual(read["status"], "success", read)
+        self.assertTrue(read["chipRead"])
+        self.assertEqual(read["documentNumber"], self.holder["documentNumber"].rstrip("<"))
+        self.assertEqual(read["dateOfBirth"], self.holder["dateOfBirth"])
+        self.assertEqual(read["dateOfExpiry"], self.holder["dateOfExpiry"])
+        self.assertEqual(read["surname"], "ERIKSSON")
+        self.assertEqual(read["givenNames"], "ANNA MARIA")
+        self.assertTrue(read["mrzCheckDigitsValid"])
+        self.assertEqual(len(read["mrz"].replace("\n", "")), 88)
+        self.assertEqual(read["photoMimeType"], "image/jpeg")
+        self.assertEqual(read["photoStart"], "/9j/")
+        self.assertGreater(read["photoLength"], 10_000)
+        self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
+        self.assertEqual(read["accessControl"], "BAC")
+        verdict = read["passiveAuthentication"]
+        self.assertEqual(verdict["status"], "valid", verdict)
+        self.assertEqual(verdict["dataGroupsMatched"], ["DG1", "DG2"])
+        self.assertEqual(verdict["dataGroupsMismatched"], [])
+        self.assertIn("CN=", verdict["signer"])
+        # Nothing personal in the message log or on stderr: neither the key sent nor what the chip said.
+        text = log.read_text()
+        for secret in [self.holder["documentNumber"].rstrip("<"), "ERIKSSON", self.holder["dateOfBirth"]]:
+            self.assertNotIn(secret, text)
+            self.assertNotIn(secret, stderr)
+        self.assertIn('"photo":"<base64 ', text.replace(" ", "").replace("<base64", "<base64 "))
+
+    def test_key_from_the_whole_mrz_and_short_apdus(self):
+        self.insert()
+        mrz = self.holder["mrz"].replace("\n", "")
+        _, read, _, _ = self.single_read({"mrz": mrz}, "--nfc-short-apdus")
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["passiveAuthentication"]["status"], "unknownIssuer")
+
+    def test_jpeg2000_face_is_converted_to_jpeg(self):
+        self.insert("jp2")
+        _, read, _, _ = self.single_read(self.key())
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["photoMimeType"], "image/jpeg")
+        self.assertEqual(read["photoStart"], "/9j/")
+
+    # Passive authentication
+
+    def test_tampered_data_groups_are_invalid(self):
+        for variant, group in [("tampered-dg1", "DG1"), ("tampered-dg2", "DG2")]:
+            with self.subTest(variant):
+                self.insert(variant)
+                _, read, _, _ = self.single_read(
+                    self.key(), "--csca", str(self.passports[variant] / "csca.pem"))
+                self.assertEqual(read["status"], "success", read)
+                verdict = read["passiveAuthentication"]
+                self.assertEqual(verdict["status"], "invalid", verdict)
+                self.assertEqual(verdict["dataGroupsMismatched"], [group])
+                sandbox("remove", str(self.sandbox_dir))
+
+    def test_foreign_csca_is_unknown_issuer(self):
+        self.insert()
+        _, read, _, _ = self.single_read(self.key(), "--csca", str(self.passports["valid"] / "foreign-csca.pem"))
+        verdict = read["passiveAuthentication"]
+        self.assertEqual(verdict["status"], "unknownIssuer", verdict)
+        self.assertEqual(verdict["dataGroupsMatched"], ["DG1", "DG2"])
+
+    # Errors
+
+    def assert_error(self, read, status, code, recoverable):
+        self.assertEqual(read["status"], status, read)
+        self.assertEqual(read["error"]["code"], code, read)
+        self.assertEqual(read["error"]["recoverable"], recoverable, read)
+        self.assertTrue(read["error"]["message"])
+
+    def test_wrong_mrz_is_access_denied(self):
+        self.insert()
+        _, read, _, _ = self.single_read(self.key(documentNumber="X00000000"))
+        self.assert_error(read, "error", "ACCESS_DENIED", True)
+
+    def test_not_a_travel_document(self):
+        self.insert("valid", "--not-passport")
+        _, read, _, _ = self.single_read(self.key())
+        self.assert_error(read, "error", "NOT_A_TRAVEL_DOCUMENT", True)
+
+    def test_card_removed_mid_read(self):
+        self.insert("valid", "--remove-after", "12")
+        _, read, _, _ = self.single_read(self.key())
+        self.assert_error(read, "error", "CHIP_READ_FAILED", True)
+
+    def test_no_document_in_time(self):
+        started = time.monotonic()
+        _, read, _, _ = self.single_read(self.key(), "--nfc-timeout", "2")
+        self.assert_error(read, "error", "NO_DOCUMENT", True)
+        self.assertLess(time.monotonic() - started, 60)
+
+    def test_bad_requests(self):
+        self.insert()
+        _, read, _, _ = self.single_read({"documentNumber": "L898902C"})
+        self.assert_error(read, "error", "INVALID_REQUEST", False)
+        _, read, _, _ = self.single_read({"can": "123456"})
+        self.assert_error(read, "unsupported", "PACE_NOT_SUPPORTED", False)
+
+    def test_no_matching_reader(self):
+        status, result, stderr, _ = self.run_journey(self.key(), "--nfc-reader", "No Such Reader")
+        self.assertEqual(status, 0, stderr)
+        self.assertIsNone(result["capability"])
+        self.assert_error(result["reads"][0], "unsupported", "NFC_NOT_AVAILABLE", False)
+        self.assertIn("No Such Reader", stderr)
+
+    def test_nfc_reader_none(self):
+        status, result, stderr, _ = self.run_journey(self.key(), "--nfc-reader", "none")
+        self.assertEqual(status, 0, stderr)
+        self.assertIsNone(result["capability"])
+        self.assert_error(result["reads"][0], "unsupported", "NFC_NOT_AVAILABLE", False)
+
+    def test_pcsc_service_not_running(self):
+        environment = dict(self.environment)
+        environment["PCSCLITE_CSOCK_NAME"] = str(self.scratch / "no-such-pcscd.comm")
+        status, result, stderr, _ = self.run_journey(self.key(), environment=environment)
+        self.assertEqual(status, 0, stderr)
+        self.assertIsNone(result["capability"])
+        self.assert_error(result["reads"][0], "unsupported", "NFC_NOT_AVAILABLE", False)
+
+    def test_one_hundred_reads_in_a_row(self):
+        self.insert()
+        query = self.key()
+        query["reads"] = "100"
+        status, result, stderr, _ = self.run_journey(
+            query, "--csca", str(self.passports["valid"] / "csca.pem"), timeout=600)
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(result["statuses"], {"success/valid": 100}, result)
+
+
+if __name__ == "__main__":
+    unittest.main()
