@@ -22,6 +22,8 @@ packages=(
     qemu-system-x86 busybox-static v4l-utils kmod cpio
     # the WebDriver tests: WebKitGTK's WebDriver server, a venv for Selenium from PyPI
     webkit2gtk-driver python3-venv
+    # the chip-reading tests: a private pcscd, the vpcd driver, the virtual passport's Python modules
+    pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2
     # packaging and its install test
     dpkg-dev debhelper fakeroot lintian desktop-file-utils appstream debootstrap help2man
 )

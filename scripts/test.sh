@@ -64,9 +64,10 @@ mkdir -p .build
 background_builds=$!
 wait_for_background_builds() { wait "$background_builds" || true; }
 stage "unit and WebKitGTK transport tests (Xvfb)" \
-    xvfb swift test --skip-build --skip ShellTests --skip GBGBridgeCaptureTests
-stage "capture window tests: synthetic cameras in real GTK windows, one at a time (Xvfb)" \
-    xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests
+    xvfb swift test --skip-build --skip ShellTests --skip GBGBridgeCaptureTests --skip NFCReadWindowTests
+stage "capture and chip-reading window tests: real GTK windows, one at a time (Xvfb)" \
+    xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests --filter NFCReadWindowTests
+stage "nfc.read end to end: a virtual passport behind a private pcscd" scripts/nfc-test.sh --no-build
 stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
 stage "capture dialog: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds

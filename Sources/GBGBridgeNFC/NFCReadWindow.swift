@@ -178,11 +178,14 @@ public final class NFCReadWindow {
             } as Signal.Event)
     }
 
-    /// Enter tries again when that is offered; Escape cancels. Returns whether the key was used.
+    /// Enter tries again after a failure that allows it, closes after one that does not, and does
+    /// nothing while reading (never an accidental Cancel); Escape cancels. Returns whether the key was used.
     func handleKey(_ keyval: guint) -> Bool {
         switch Int32(bitPattern: keyval) {
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
-            if offersRetry { onRetry?() } else { return false }
+            if case .failed = state {
+                if offersRetry { onRetry?() } else { onCancel?() }
+            }
             return true
         case GDK_KEY_Escape:
             onCancel?()

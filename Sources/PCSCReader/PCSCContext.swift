@@ -46,7 +46,11 @@ public final class PCSCContext: @unchecked Sendable {
         let clock = ContinuousClock()
         while remaining > 0 {
             let started = clock.now
-            state = try waitForChange(of: reader, from: state, timeoutMilliseconds: UInt32(remaining))
+            do {
+                state = try waitForChange(of: reader, from: state, timeoutMilliseconds: UInt32(remaining))
+            } catch where error.kind == .timedOut {
+                return false
+            }
             if state & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
                 throw PCSCError(code: PCSCCode.readerUnavailable, call: "SCardGetStatusChange")
             }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Chip-read benchmark against the virtual passport (20 KB JPEG face): time per step (select, BAC,
+# each file, passive authentication) and in total, with extended and with short APDUs, and the
+# APDU count. Prints numbers; never fails on them. Results: docs/nfc.md.
+#   scripts/nfc-bench.sh [ROUNDS]     (default 50; needs root, like scripts/nfc-test.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+rounds=${1:-50}
+swift build -c release --product gbgbridge-nfc-bench >&2
+bench="$(swift build -c release --show-bin-path)/gbgbridge-nfc-bench"
+work=$(mktemp -d)
+trap 'scripts/virtual-passport.sh stop "$work/sandbox" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+/usr/bin/python3 Tests/NFCEndToEnd/make_passport.py --out "$work/passport"
+eval "$(scripts/virtual-passport.sh start "$work/sandbox")"
+scripts/virtual-passport.sh card "$work/sandbox" --passport "$work/passport"
+echo "virtual passport: DG2 $(stat -c %s "$work/passport/DG2.bin") bytes; reader '$NFC_READER' (pcscd + vpcd on loopback)"
+"$bench" "$NFC_READER" L898902C 690806 940623 "$work/passport/csca.pem" "$rounds"
