@@ -142,7 +142,8 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [
-                "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport",
+                "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK",
+                "GBGBridgeTestSupport",
                 "GBGBridgeGTKTestSupport",
             ]
         ),

@@ -77,6 +77,8 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
         let size = sizes[step].map { " (\($0) B)" } ?? ""
         print("  \(pad(step + size, 44)) \(fixed(median(steps[step] ?? [])))")
     }
-    print("  \(pad("total (connect to verdict)", 44)) \(fixed(median(totals)))   min \(fixed(totals.min() ?? 0))  max \(fixed(totals.max() ?? 0))")
+    print(
+        "  \(pad("total (connect to verdict)", 44)) \(fixed(median(totals)))   min \(fixed(totals.min() ?? 0))  max \(fixed(totals.max() ?? 0))"
+    )
     print("  \(pad("APDUs per read", 44)) \(apdus)")
 }

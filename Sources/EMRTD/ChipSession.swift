@@ -28,7 +28,8 @@ final class ChipSession {
         }
         commandCount += 1
         guard let response = ResponseAPDU(bytes: raw) else {
-            throw ChipError.transport(step: step, detail: "the answer is shorter than a status word", cardRemoved: false)
+            throw ChipError.transport(
+                step: step, detail: "the answer is shorter than a status word", cardRemoved: false)
         }
         guard var messaging = secureMessaging else { return response }
         if response.data.isEmpty, response.sw != 0x9000 {

@@ -57,12 +57,14 @@ public struct MRZ: Sendable, Equatable {
                 if chars[line2 + 42] != "<" || !optionalData.isEmpty {
                     checks.append(check((line2 + 28)..<(line2 + 42), line2 + 42))
                 }
-                let composite = field(line2..<(line2 + 10)) + field((line2 + 13)..<(line2 + 20))
+                let composite =
+                    field(line2..<(line2 + 10)) + field((line2 + 13)..<(line2 + 20))
                     + field((line2 + 21)..<(line2 + 43))
                 checks.append(chars[line2 + 43].wholeNumberValue == MRZKey.checkDigit(composite))
             } else {
                 optionalData = trimmed((line2 + 28)..<(line2 + 35))
-                let composite = field(line2..<(line2 + 10)) + field((line2 + 13)..<(line2 + 20))
+                let composite =
+                    field(line2..<(line2 + 10)) + field((line2 + 13)..<(line2 + 20))
                     + field((line2 + 21)..<(line2 + 35))
                 checks.append(chars[line2 + 35].wholeNumberValue == MRZKey.checkDigit(composite))
             }

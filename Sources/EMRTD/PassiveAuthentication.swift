@@ -47,7 +47,11 @@ public struct PassiveAuthentication: Sendable, Equatable {
         for (number, file) in dataGroups.sorted(by: { $0.key < $1.key }) {
             let expected = securityObject.dataGroupHashes[number]
             let actual = try? ChipCrypto.digest(file, algorithm: securityObject.digestAlgorithm)
-            if let expected, expected == actual { matched.append("DG\(number)") } else { mismatched.append("DG\(number)") }
+            if let expected, expected == actual {
+                matched.append("DG\(number)")
+            } else {
+                mismatched.append("DG\(number)")
+            }
         }
         let signature: OpenSSLCMS.SignatureCheck
         do {
@@ -66,14 +70,16 @@ public struct PassiveAuthentication: Sendable, Equatable {
         }
         if !mismatched.isEmpty {
             return result(
-                .invalid, "the hash of \(mismatched.joined(separator: ", ")) does not match the Document Security Object")
+                .invalid,
+                "the hash of \(mismatched.joined(separator: ", ")) does not match the Document Security Object")
         }
         guard let certificate = signature.signerCertificate else {
             return result(.notChecked, "the Document Security Object carries no Document Signer certificate")
         }
         guard signature.signatureValid else {
             return result(
-                .invalid, "the Document Security Object's signature does not verify (\(signature.failure ?? "unknown"))")
+                .invalid, "the Document Security Object's signature does not verify (\(signature.failure ?? "unknown"))"
+            )
         }
         switch OpenSSLCMS.verifyChain(certificate: certificate, anchors: store.certificates) {
         case .trusted: return result(.valid, nil)

@@ -45,9 +45,11 @@ public final class PassportReader {
         channel: any CardChannel, key: MRZKey, readSize: ReadSize = .automatic,
         files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
     ) {
-        self.init(channel: channel, key: key, readSize: readSize, files: files, random: { () throws(ChipError) in
-            try .fresh()
-        })
+        self.init(
+            channel: channel, key: key, readSize: readSize, files: files,
+            random: { () throws(ChipError) in
+                try .fresh()
+            })
     }
 
     init(
@@ -111,7 +113,8 @@ public final class PassportReader {
         var data = try readBinary(file, offset: 0, length: Self.shortReadSize, allowShortAnswer: true)
         let header = try Self.fileLength(data, file: file)
         guard header <= Self.maximumOffset + Self.shortReadSize else {
-            throw ChipError.malformed(file: file.rawValue, reason: "\(header) bytes is longer than this reader supports")
+            throw ChipError.malformed(
+                file: file.rawValue, reason: "\(header) bytes is longer than this reader supports")
         }
         while data.count < header {
             onProgress?(

@@ -75,7 +75,8 @@ final class ChipReadJob: Sendable {
         defer { state.withLock { $0.context = nil } }
         if isCancelled { return .failure(Failure(kind: nil, detail: "cancelled")) }
 
-        let milliseconds = request.documentTimeout.components.seconds * 1000
+        let milliseconds =
+            request.documentTimeout.components.seconds * 1000
             + request.documentTimeout.components.attoseconds / 1_000_000_000_000_000
         let connection: SmartCardConnection
         do {

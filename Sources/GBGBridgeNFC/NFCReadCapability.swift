@@ -146,14 +146,16 @@ public final class NFCReadCapability {
         }
         guard let readerName else {
             responder.respond(
-                status: .unsupported, data: nil, error: NFCReadFailure.readerUnavailable.payload(detail: unavailableReason))
+                status: .unsupported, data: nil,
+                error: NFCReadFailure.readerUnavailable.payload(detail: unavailableReason))
             return
         }
         guard !isBusy else {
             responder.respond(
                 status: .error, data: nil,
                 // untranslated: bridge data
-                error: BridgeErrorPayload(code: "BUSY", message: "A chip read is already in progress", recoverable: true))
+                error: BridgeErrorPayload(
+                    code: "BUSY", message: "A chip read is already in progress", recoverable: true))
             return
         }
         isBusy = true
@@ -194,7 +196,8 @@ public final class NFCReadCapability {
             case .failure(let failure):
                 guard let kind = failure.kind else {
                     // untranslated: bridge data
-                    responder.respond(status: .cancelled, data: ["reason": .string("Cancelled by the user")], error: nil)
+                    responder.respond(
+                        status: .cancelled, data: ["reason": .string("Cancelled by the user")], error: nil)
                     return
                 }
                 guard let window else {

@@ -31,13 +31,16 @@ extension NFCReadFailure {
         // untranslated: bridge data
         switch self {
         case .readerUnavailable:
-            return "No NFC reader is available. Connect a contactless smart-card reader and check that the smart-card service (pcscd) is running."
+            return
+                "No NFC reader is available. Connect a contactless smart-card reader and check that the smart-card service (pcscd) is running."
         case .noDocument:
             return "No document was placed on the reader in time. Place the document on the reader and try again."
         case .accessDenied:
-            return "The chip did not accept the document details. Check the document number, date of birth and expiry date."
+            return
+                "The chip did not accept the document details. Check the document number, date of birth and expiry date."
         case .chipReadFailed:
-            return "The chip could not be read to the end: the document was moved or removed. Keep it still on the reader and try again."
+            return
+                "The chip could not be read to the end: the document was moved or removed. Keep it still on the reader and try again."
         case .notATravelDocument:
             return "The card on the reader is not a passport or identity card with a chip."
         }

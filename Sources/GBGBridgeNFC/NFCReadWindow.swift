@@ -67,7 +67,9 @@ public final class NFCReadWindow {
             gtk_window_set_modal(gtkWindow, 1)
             gtk_window_set_skip_taskbar_hint(gtkWindow, 1)
             gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
-            if gtk_window_has_group(parent) != 0 { gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow) }
+            if gtk_window_has_group(parent) != 0 {
+                gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow)
+            }
         }
         gtk_widget_show_all(window)
         render()
@@ -264,7 +266,8 @@ public final class NFCReadWindow {
             let fraction = count > 0 ? min(1, (Double(index) + within) / Double(count)) : 0
             return Content(
                 heading: fileHeading(file), instruction: tr("Keep the document still on the reader."),
-                fraction: fraction, progressText: tr("{percent} %", ["percent": String(Int((fraction * 100).rounded()))]))
+                fraction: fraction,
+                progressText: tr("{percent} %", ["percent": String(Int((fraction * 100).rounded()))]))
         case .verifying:
             return Content(
                 heading: tr("Checking the document's signature"),

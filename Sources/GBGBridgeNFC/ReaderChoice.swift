@@ -33,7 +33,9 @@ public enum ReaderChoice: Sendable, Equatable, CustomStringConvertible {
             let lowered = wanted.lowercased()
             return readers.first { $0.lowercased() == lowered } ?? readers.first { $0.lowercased().hasPrefix(lowered) }
         case .automatic:
-            let contactless = ["contactless", "picc", "nfc", "cl ", "acr122", "acr1252", "acr1255", "omnikey 5", "5022", "5422"]
+            let contactless = [
+                "contactless", "picc", "nfc", "cl ", "acr122", "acr1252", "acr1255", "omnikey 5", "5022", "5422",
+            ]
             return readers.first { reader in
                 let lowered = reader.lowercased()
                 return contactless.contains { lowered.contains($0) }

@@ -1,10 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 import Dispatch
 import PCSCReader
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Watches PC/SC for readers coming and going, on a thread of its own, and reports the reader
 /// list (or that the PC/SC service is unreachable) whenever it changes.
@@ -69,7 +69,7 @@ final class ReaderMonitor: Sendable {
                     _ = try context.waitForReaderChange(timeoutMilliseconds: 60_000)
                 }
                 return
-            } catch where error.kind == .cancelled {
+            } catch  where error.kind == .cancelled {
                 return
             } catch {
                 observation = .serviceUnavailable(error.description)

@@ -48,7 +48,7 @@ public final class PCSCContext: @unchecked Sendable {
             let started = clock.now
             do {
                 state = try waitForChange(of: reader, from: state, timeoutMilliseconds: UInt32(remaining))
-            } catch where error.kind == .timedOut {
+            } catch  where error.kind == .timedOut {
                 return false
             }
             if state & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
@@ -69,7 +69,7 @@ public final class PCSCContext: @unchecked Sendable {
             _ = try waitForChange(
                 of: Self.readerChangeNotification, from: DWORD(count) << 16, timeoutMilliseconds: timeoutMilliseconds)
             return true
-        } catch where error.kind == .timedOut {
+        } catch  where error.kind == .timedOut {
             return false
         }
     }

@@ -1,6 +1,6 @@
 import Crypto
-import FoundationEssentials
 import EMRTD
+import FoundationEssentials
 import GBGBridgeCapture
 import GBGBridgeLocalization
 import GBGBridgeNFC

@@ -43,8 +43,9 @@ struct NFCReadWindowTests {
         #expect(window.texts.heading == "Reading your photo")
         window.show(.verifying)
         #expect(window.texts.heading == "Checking the document's signature")
-        for failure in [NFCReadFailure.noDocument, .accessDenied, .chipReadFailed, .notATravelDocument, .readerUnavailable]
-        {
+        for failure in [
+            NFCReadFailure.noDocument, .accessDenied, .chipReadFailed, .notATravelDocument, .readerUnavailable,
+        ] {
             window.show(.failed(failure, canRetry: failure.canRetryInWindow))
             #expect(!window.texts.heading.isEmpty)
             #expect(!window.texts.instruction.isEmpty)
