@@ -45,12 +45,14 @@ import sys
 import time
 from smartcard.System import readers
 from smartcard.Exceptions import CardConnectionException, NoCardException
+from smartcard.scard import SCARD_LEAVE_CARD
 
 def present():
     reader = next(r for r in readers() if str(r) == sys.argv[1])
     connection = reader.createConnection()
     try:
-        connection.connect()
+        # Leave the card as it is: a reader of the card may be mid-read.
+        connection.connect(disposition=SCARD_LEAVE_CARD)
         connection.getATR()
         connection.disconnect()
         return True

@@ -78,36 +78,31 @@ final class ChipReadJob: Sendable {
         let milliseconds =
             request.documentTimeout.components.seconds * 1000
             + request.documentTimeout.components.attoseconds / 1_000_000_000_000_000
-        let connection: SmartCardConnection
         do {
             guard try context.waitForCard(on: request.readerName, timeoutMilliseconds: UInt32(clamping: milliseconds))
             else {
                 return .failure(
                     Failure(kind: .noDocument, detail: "no document was placed on \(request.readerName) in time"))
             }
-            progress(.authenticating)
-            connection = try context.connect(to: request.readerName)
         } catch {
             return .failure(Self.failure(from: error))
         }
-        defer { connection.disconnect() }
-
-        let reader = PassportReader(
-            channel: SmartCardChannel(connection: connection), key: request.key, readSize: request.readSize)
-        reader.isCancelled = { [weak self] in self?.isCancelled ?? true }
-        reader.onProgress = { step in
-            switch step {
-            case .authenticating: progress(.authenticating)
-            case .reading(let file, let index, let count, let bytesRead, let totalBytes):
-                progress(.reading(file: file, index: index, count: count, bytesRead: bytesRead, totalBytes: totalBytes))
-            case .verifying: progress(.verifying)
-            }
+        var attempt = 1
+        var (outcome, recovery) = readOnce(request, context: context, progress: progress)
+        // A link failure is read again from the start (twice at most) when the card was reset by
+        // another program (smart-card middleware probes new cards) or slipped off the reader and
+        // was put back within a moment.
+        while case .failure(.transport) = outcome, attempt < Self.attempts, !isCancelled,
+            recovery.map({ $0(context) }) == true
+        {
+            attempt += 1
+            (outcome, recovery) = readOnce(request, context: context, progress: progress)
         }
         let contents: ChipContents
         let mrz: MRZ
         let face: FaceImage
         do {
-            contents = try reader.read()
+            contents = try outcome.get()
             mrz = try contents.mrz()
             face = try contents.face()
         } catch {
@@ -142,6 +137,49 @@ final class ChipReadJob: Sendable {
             Success(
                 contents: contents, mrz: mrz, photo: photo, passiveAuthentication: verdict,
                 verifyDuration: clock.now - started))
+    }
+
+    /// Reads before giving up on link failures while the card stays on the reader.
+    static let attempts = 3
+
+    /// Connects and reads the chip once. Alongside the outcome comes, for a link failure, the wait
+    /// that tells whether reading again can work.
+    private func readOnce(
+        _ request: Request, context: PCSCContext, progress: @escaping @Sendable (NFCReadState) -> Void
+    ) -> (Result<ChipContents, ChipError>, ((PCSCContext) -> Bool)?) {
+        progress(.authenticating)
+        let reader = request.readerName
+        let events = (try? context.status(of: reader))?.eventCount
+        let connection: SmartCardConnection
+        do {
+            connection = try context.connect(to: reader)
+        } catch {
+            return (
+                .failure(
+                    .transport(step: "connect", detail: error.description, cardRemoved: error.kind == .cardRemoved)),
+                nil
+            )
+        }
+        defer { connection.disconnect() }
+        let channel = SmartCardChannel(connection: connection)
+        let chipReader = PassportReader(channel: channel, key: request.key, readSize: request.readSize)
+        chipReader.isCancelled = { [weak self] in self?.isCancelled ?? true }
+        chipReader.onProgress = { step in
+            switch step {
+            case .authenticating: progress(.authenticating)
+            case .reading(let file, let index, let count, let bytesRead, let totalBytes):
+                progress(.reading(file: file, index: index, count: count, bytesRead: bytesRead, totalBytes: totalBytes))
+            case .verifying: progress(.verifying)
+            }
+        }
+        let outcome = Result { () throws(ChipError) in try chipReader.read() }
+        let wasReset = channel.lastError?.code == PCSCError.resetCode
+        let recovery: (PCSCContext) -> Bool = { context in
+            if wasReset { return (try? context.waitForCard(on: reader, timeoutMilliseconds: 0)) == true }
+            guard let events else { return false }
+            return (try? context.waitForCard(on: reader, placedAfter: events, timeoutMilliseconds: 1500)) == true
+        }
+        return (outcome, recovery)
     }
 
     static func failure(from error: PCSCError) -> Failure {

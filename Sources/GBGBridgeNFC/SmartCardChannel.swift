@@ -4,6 +4,8 @@ import PCSCReader
 /// Carries the chip reader's APDUs over a PC/SC connection.
 final class SmartCardChannel: CardChannel {
     let connection: SmartCardConnection
+    /// The PC/SC error of the last failed exchange.
+    private(set) var lastError: PCSCError?
 
     init(connection: SmartCardConnection) {
         self.connection = connection
@@ -13,6 +15,7 @@ final class SmartCardChannel: CardChannel {
         do {
             return try connection.transmit(command)
         } catch {
+            lastError = error
             throw CardChannelError(
                 detail: error.description, cardRemoved: error.kind == .cardRemoved || error.kind == .noReader)
         }

@@ -35,13 +35,43 @@ public final class PCSCContext: @unchecked Sendable {
         return Self.splitMultiString(buffer)
     }
 
+    /// Whether a card is on `reader`, and pcsc-lite's count of card events there (it changes each
+    /// time a card is placed or taken off).
+    public struct ReaderStatus: Sendable, Equatable {
+        public let cardPresent: Bool
+        public let eventCount: Int
+    }
+
+    /// The state of `reader` now.
+    public func status(of reader: String) throws(PCSCError) -> ReaderStatus {
+        Self.status(from: try currentState(of: reader))
+    }
+
     /// Waits up to `timeoutMilliseconds` for a card on `reader`; returns whether one is there.
     ///
     /// Throws ``PCSCError/Kind/cancelled`` when ``cancel()`` ends the wait, and
     /// ``PCSCError/Kind/noReader`` when the reader goes away.
     public func waitForCard(on reader: String, timeoutMilliseconds: UInt32) throws(PCSCError) -> Bool {
+        try waitForCard(on: reader, timeoutMilliseconds: timeoutMilliseconds) { _ in true }
+    }
+
+    /// Waits up to `timeoutMilliseconds` for a card placed on `reader` after the event count
+    /// `eventCount` (a card taken off and put back, or another card); returns whether one came.
+    public func waitForCard(on reader: String, placedAfter eventCount: Int, timeoutMilliseconds: UInt32)
+        throws(PCSCError) -> Bool
+    {
+        try waitForCard(on: reader, timeoutMilliseconds: timeoutMilliseconds) { $0.eventCount != eventCount }
+    }
+
+    private func waitForCard(
+        on reader: String, timeoutMilliseconds: UInt32, accepting: (ReaderStatus) -> Bool
+    ) throws(PCSCError) -> Bool {
         var state = try currentState(of: reader)
-        if state & DWORD(SCARD_STATE_PRESENT) != 0, state & DWORD(SCARD_STATE_MUTE) == 0 { return true }
+        func ready(_ state: DWORD) -> Bool {
+            let status = Self.status(from: state)
+            return status.cardPresent && accepting(status)
+        }
+        if ready(state) { return true }
         var remaining = Int64(timeoutMilliseconds)
         let clock = ContinuousClock()
         while remaining > 0 {
@@ -54,11 +84,17 @@ public final class PCSCContext: @unchecked Sendable {
             if state & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
                 throw PCSCError(code: PCSCCode.readerUnavailable, call: "SCardGetStatusChange")
             }
-            if state & DWORD(SCARD_STATE_PRESENT) != 0, state & DWORD(SCARD_STATE_MUTE) == 0 { return true }
+            if ready(state) { return true }
             let elapsed = clock.now - started
             remaining -= elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         }
         return false
+    }
+
+    static func status(from state: DWORD) -> ReaderStatus {
+        ReaderStatus(
+            cardPresent: state & DWORD(SCARD_STATE_PRESENT) != 0 && state & DWORD(SCARD_STATE_MUTE) == 0,
+            eventCount: Int((state >> 16) & 0xFFFF))
     }
 
     /// Waits up to `timeoutMilliseconds` for a reader to be connected or disconnected; returns

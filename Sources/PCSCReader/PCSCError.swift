@@ -39,6 +39,9 @@ public struct PCSCError: Error, Sendable, Hashable, CustomStringConvertible {
         self.kind = Self.classify(code)
     }
 
+    /// `SCARD_W_RESET_CARD`: another connection reset the card; it is still on the reader.
+    public static let resetCode = PCSCCode.resetCard
+
     /// The symbolic name and the hexadecimal value, e.g. `SCARD_W_REMOVED_CARD (0x80100069)`.
     public var codeName: String {
         let hex = "0x" + String(code, radix: 16, uppercase: true)

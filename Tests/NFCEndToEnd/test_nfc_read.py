@@ -92,18 +92,36 @@ class ChipReadingTests(unittest.TestCase):
         key.update(overrides)
         return key
 
-    def run_journey(self, query, *options, environment=None, timeout=90):
-        """Runs the shell on the fixture journey; returns (exit status, journey.complete data, stderr, log path)."""
+    def start_journey(self, query, *options, environment=None, timeout=90):
+        """Starts the shell on the fixture journey; returns (process, log path)."""
         url = JOURNEY.as_uri() + "?" + "&".join(f"{k}={v}" for k, v in query.items())
         log = self.scratch / f"messages-{time.monotonic_ns()}.jsonl"
         env = dict(os.environ)
         env.update(self.environment if environment is None else environment)
-        done = subprocess.run(
+        process = subprocess.Popen(
             [SHELL, url, "--headless", "--exit-on", "journey.complete", "--timeout", str(timeout), "--message-log",
              str(log), "--nfc-reader", self.reader, *options],
-            capture_output=True, text=True, env=env, timeout=timeout + 30)
-        result = json.loads(done.stdout) if done.stdout.strip() else None
-        return done.returncode, result, done.stderr, log
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        return process, log
+
+    def finish_journey(self, process, timeout=120):
+        stdout, stderr = process.communicate(timeout=timeout)
+        return process.returncode, json.loads(stdout) if stdout.strip() else None, stderr
+
+    def run_journey(self, query, *options, environment=None, timeout=90):
+        """Runs the shell on the fixture journey; returns (exit status, journey.complete data, stderr, log path)."""
+        process, log = self.start_journey(query, *options, environment=environment, timeout=timeout)
+        status, result, stderr = self.finish_journey(process, timeout=timeout + 30)
+        return status, result, stderr, log
+
+    def wait_for_request(self, log, action="nfc.read", timeout=60):
+        """Waits until the message log shows the page's request for `action`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if log.exists() and f'"action":"{action}"' in log.read_text().replace(" ", ""):
+                return
+            time.sleep(0.1)
+        self.fail(f"the journey did not ask for {action}")
 
     def single_read(self, query, *options, **keywords):
         status, result, stderr, log = self.run_journey(query, *options, **keywords)
@@ -158,6 +176,21 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["status"], "success", read)
         self.assertEqual(read["photoMimeType"], "image/jpeg")
         self.assertEqual(read["photoStart"], "/9j/")
+
+    def test_document_placed_after_the_request(self):
+        process, log = self.start_journey(self.key())
+        self.wait_for_request(log)
+        time.sleep(0.5)
+        self.insert()
+        status, result, stderr = self.finish_journey(process)
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(result["reads"][0]["status"], "success", result)
+
+    def test_document_that_slips_is_read_again(self):
+        self.insert("valid", "--slip-after", "12")
+        _, read, _, _ = self.single_read(self.key())
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
 
     # Passive authentication
 

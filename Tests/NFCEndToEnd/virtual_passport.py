@@ -1,7 +1,7 @@
 """A virtual eMRTD chip (ICAO Doc 9303) for tests: Basic Access Control, secure messaging and
 the files made by make_passport.py, served to pcscd through the vpcd reader driver.
 
-    virtual_passport.py --passport DIR --port PORT [--not-passport] [--remove-after N]
+    virtual_passport.py --passport DIR --port PORT [--not-passport] [--remove-after N | --slip-after N]
 
 The card connects to the vpcd driver on 127.0.0.1:PORT, as a card is placed on a reader; closing
 the connection takes it off. scripts/virtual-passport.sh runs the driver's pcscd and this card in
@@ -10,6 +10,7 @@ message on the socket is a 2-byte big-endian length and a payload: a 1-byte payl
 code (0 power off, 1 power on, 2 reset, 4 send the ATR), anything longer is a command APDU.
 
 --remove-after N closes the connection before the Nth APDU: the card leaves the reader mid-read.
+--slip-after N does the same, then puts the card back at once (a document that slipped).
 --not-passport makes the card answer SELECT of the eMRTD application with 6A82.
 """
 
@@ -20,6 +21,7 @@ import os
 import socket
 import struct
 import sys
+import time
 from pathlib import Path
 
 from Cryptodome.Cipher import DES, DES3
@@ -246,31 +248,38 @@ def receive(connection, count):
     return data
 
 
-def serve(chip, port, remove_after):
-    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
-    connection.settimeout(None)
-    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    print(f"virtual passport on the reader at 127.0.0.1:{port}", flush=True)
+def serve(chip, port, remove_after, slip_after):
+    """Stays on the reader until vpcd goes away; `remove_after` takes the card off for good at that
+    APDU, `slip_after` takes it off and puts it back."""
     apdus = 0
-    try:
-        while True:
-            length = struct.unpack(">H", receive(connection, 2))[0]
-            message = receive(connection, length)
-            if length == 1:
-                if message[0] in (0, 1, 2):
-                    chip.reset()
-                elif message[0] == 4:
-                    connection.sendall(struct.pack(">H", len(ATR)) + ATR)
-                continue
-            apdus += 1
-            if remove_after is not None and apdus >= remove_after:
-                return
-            answer = chip.answer(message)
-            connection.sendall(struct.pack(">H", len(answer)) + answer)
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        connection.close()
+    while True:
+        connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+        connection.settimeout(None)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        print(f"virtual passport on the reader at 127.0.0.1:{port}", flush=True)
+        chip.reset()
+        try:
+            while True:
+                length = struct.unpack(">H", receive(connection, 2))[0]
+                message = receive(connection, length)
+                if length == 1:
+                    if message[0] in (0, 1, 2):
+                        chip.reset()
+                    elif message[0] == 4:
+                        connection.sendall(struct.pack(">H", len(ATR)) + ATR)
+                    continue
+                apdus += 1
+                if remove_after is not None and apdus >= remove_after:
+                    return
+                if slip_after is not None and apdus == slip_after:
+                    break
+                answer = chip.answer(message)
+                connection.sendall(struct.pack(">H", len(answer)) + answer)
+        except (ConnectionError, OSError):
+            return
+        finally:
+            connection.close()
+        time.sleep(0.2)
 
 
 def main():
@@ -279,8 +288,9 @@ def main():
     parser.add_argument("--port", required=True, type=int)
     parser.add_argument("--not-passport", action="store_true")
     parser.add_argument("--remove-after", type=int)
+    parser.add_argument("--slip-after", type=int)
     options = parser.parse_args()
-    serve(Chip(options.passport, options.not_passport), options.port, options.remove_after)
+    serve(Chip(options.passport, options.not_passport), options.port, options.remove_after, options.slip_after)
 
 
 if __name__ == "__main__":
