@@ -1,0 +1,95 @@
+import XCTest
+
+@testable import EMRTD
+
+/// A chip is untrusted input: whatever bytes it returns, the parsers throw or return, never crash
+/// or run away. Seeded random mutations of well-formed files, plus hand-made edge cases.
+final class HostileChipDataTests: XCTestCase {
+    /// A small deterministic generator (SplitMix64), so failures reproduce.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let dg1: [UInt8] =
+        [0x61, 0x5B, 0x5F, 0x1F, 0x58]
+        + Array("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C<3UTO6908061F9406236ZE184226B<<<<<14".utf8)
+    static let dg2: [UInt8] = {
+        let image: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x42, count: 60) + [0xFF, 0xD9]
+        let block = [0x5F, 0x2E, UInt8(image.count + 14)] + Array("FAC\0010\0".utf8) + [0, 0, 0, 0, 0, 1] + image
+        let instance = [0x7F, 0x60, UInt8(block.count)] + block
+        let group = [0x7F, 0x61, UInt8(instance.count + 3), 0x02, 0x01, 0x01] + instance
+        return [0x75, UInt8(group.count)] + group
+    }()
+
+    func mutations(of seed: [UInt8], count: Int, generator: inout Generator) -> [[UInt8]] {
+        (0..<count).map { _ in
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where !bytes.isEmpty:
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
+                case 1 where !bytes.isEmpty:
+                    bytes.removeLast(Int.random(in: 0...min(8, bytes.count), using: &generator))
+                case 2:
+                    bytes.insert(
+                        UInt8.random(in: 0...255, using: &generator),
+                        at: Int.random(in: 0...bytes.count, using: &generator))
+                default:
+                    bytes = Array(
+                        bytes.shuffled(using: &generator).prefix(Int.random(in: 0...bytes.count, using: &generator)))
+                }
+            }
+            return bytes
+        }
+    }
+
+    func testMutatedDataGroupsNeverCrashTheParsers() {
+        var generator = Generator(state: 9303)
+        for seed in [Self.dg1, Self.dg2] {
+            for bytes in mutations(of: seed, count: 3000, generator: &generator) {
+                _ = try? TLV.sequence(bytes[...])
+                _ = try? TLV.find(0x5F1F, in: bytes[...])
+                _ = try? FaceImage(dataGroup2: bytes)
+                _ = try? PassportReader.fileLength(bytes, file: .dg2)
+                _ = try? SecurityObject(file: bytes)
+                let contents = ChipContents(
+                    files: [.dg1: bytes, .dg2: bytes], accessControl: "BAC", commandCount: 0, timings: [])
+                _ = try? contents.mrz()
+                _ = try? contents.face()
+            }
+        }
+    }
+
+    func testWellFormedSeedsParse() throws {
+        let contents = ChipContents(
+            files: [.dg1: Self.dg1, .dg2: Self.dg2], accessControl: "BAC", commandCount: 0, timings: [])
+        XCTAssertEqual(try contents.mrz().surname, "ERIKSSON")
+        XCTAssertEqual(try contents.face().format, .jpeg)
+    }
+
+    func testEdgeCases() {
+        // Lengths that claim more than there is, or use more length bytes than allowed.
+        XCTAssertThrowsError(try TLV.parse([0x61, 0x84, 0xFF, 0xFF, 0xFF, 0xFF][...], at: 0))
+        XCTAssertThrowsError(try TLV.parse([0x61, 0x82, 0xFF, 0xFF, 0x00][...], at: 0))
+        XCTAssertThrowsError(try TLV.parse([0x5F][...], at: 0))
+        XCTAssertThrowsError(try TLV.parse([0x5F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00][...], at: 0))
+        XCTAssertThrowsError(try PassportReader.fileLength([0x75, 0x85, 1, 2, 3, 4, 5], file: .dg2))
+        XCTAssertThrowsError(try PassportReader.fileLength([0x75], file: .dg2))
+        XCTAssertThrowsError(try SecurityObject(file: []))
+        XCTAssertThrowsError(try SecurityObject(file: [0x77, 0x03, 0x30, 0x01, 0x00]))
+        XCTAssertThrowsError(try FaceImage(dataGroup2: [0x75, 0x03, 0x5F, 0x2E, 0x00]))
+        XCTAssertThrowsError(try MRZ(String(repeating: "<", count: 87)))
+        XCTAssertEqual(
+            ObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]), "2.16.840.1.101.3.4.2.1")
+        XCTAssertEqual(ObjectIdentifier.dotted([]), "")
+        XCTAssertEqual(ObjectIdentifier.dotted([0xFF, 0xFF]), "")
+    }
+}
