@@ -91,13 +91,16 @@ final class ChipReadJob: Sendable {
         var (outcome, recovery) = readOnce(request, context: context, progress: progress)
         // A link failure is read again from the start (twice at most) when the card was reset by
         // another program (smart-card middleware probes new cards) or slipped off the reader and
-        // was put back within a moment.
+        // was put back within a few seconds. The card is given a moment to settle first: a reader
+        // reports it present a little before it answers.
         while case .failure(.transport) = outcome, attempt < Self.attempts, !isCancelled,
             recovery.map({ $0(context) }) == true
         {
             attempt += 1
+            usleepMilliseconds(Self.settleMilliseconds)
             (outcome, recovery) = readOnce(request, context: context, progress: progress)
         }
+        if isCancelled { return .failure(Failure(kind: nil, detail: "cancelled")) }
         let contents: ChipContents
         let mrz: MRZ
         let face: FaceImage
@@ -141,6 +144,10 @@ final class ChipReadJob: Sendable {
 
     /// Reads before giving up on link failures while the card stays on the reader.
     static let attempts = 3
+    /// How long a card taken off may take to come back and still be read on the same request.
+    static let returnMilliseconds: UInt32 = 3000
+    /// The pause between a card coming back and reading it again.
+    static let settleMilliseconds: UInt32 = 250
 
     /// Connects and reads the chip once. Alongside the outcome comes, for a link failure, the wait
     /// that tells whether reading again can work.
@@ -177,7 +184,9 @@ final class ChipReadJob: Sendable {
         let recovery: (PCSCContext) -> Bool = { context in
             if wasReset { return (try? context.waitForCard(on: reader, timeoutMilliseconds: 0)) == true }
             guard let events else { return false }
-            return (try? context.waitForCard(on: reader, placedAfter: events, timeoutMilliseconds: 1500)) == true
+            return
+                (try? context.waitForCard(on: reader, placedAfter: events, timeoutMilliseconds: Self.returnMilliseconds))
+                == true
         }
         return (outcome, recovery)
     }

@@ -279,7 +279,8 @@ def serve(chip, port, remove_after, slip_after):
             return
         finally:
             connection.close()
-        time.sleep(0.2)
+        # Off the reader for half a second, as a hand lifting the document and putting it back.
+        time.sleep(0.5)
 
 
 def main():
