@@ -141,22 +141,13 @@ public final class NFCReadWindow {
     }
 
     private func describeForAssistiveTechnologies() {
-        accessible(window, role: ATK_ROLE_DIALOG)
-        accessible(progressBar, name: tr("Reading progress"))
-        accessible(instructionLabel, role: ATK_ROLE_STATUSBAR)
-        accessible(statusIcon, name: tr("Problem"))
-        accessible(spinner, name: tr("Waiting"))
-        accessible(retryButton, description: tr("Reads the chip again."))
-        accessible(cancelButton, description: tr("Stops reading and closes this window."))
-    }
-
-    private func accessible(
-        _ widget: UnsafeMutablePointer<GtkWidget>, name: String? = nil, role: AtkRole? = nil, description: String? = nil
-    ) {
-        guard let object = gtk_widget_get_accessible(widget) else { return }
-        if let name { atk_object_set_name(object, name) }
-        if let role { atk_object_set_role(object, role) }
-        if let description { atk_object_set_description(object, description) }
+        Accessibility.describe(window, role: ATK_ROLE_DIALOG)
+        Accessibility.describe(progressBar, name: tr("Reading progress"))
+        Accessibility.describe(instructionLabel, role: ATK_ROLE_STATUSBAR)
+        Accessibility.describe(statusIcon, name: tr("Problem"))
+        Accessibility.describe(spinner, name: tr("Waiting"))
+        Accessibility.describe(retryButton, description: tr("Reads the chip again."))
+        Accessibility.describe(cancelButton, description: tr("Stops reading and closes this window."))
     }
 
     private func connectSignals() {

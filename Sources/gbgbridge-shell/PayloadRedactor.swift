@@ -29,28 +29,15 @@ enum PayloadRedactor {
 
     /// `value` with only the personal data redacted.
     static func redactPersonalData(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            var result: [String: JSONValue] = [:]
-            result.reserveCapacity(members.count)
-            for (key, member) in members {
-                if personalKeys.contains(key) {
-                    result[key] = .string("<redacted>")
-                } else if personalImageKeys.contains(key) {
-                    result[key] = summarisingEveryString(member)
-                } else {
-                    result[key] = redactPersonalData(member)
-                }
-            }
-            return .object(result)
-        case .array(let elements):
-            return .array(elements.map(redactPersonalData))
-        default:
-            return value
-        }
+        redact(value, payloads: false)
     }
 
+    /// `value` with personal data redacted and image and blob payloads summarised.
     static func redact(_ value: JSONValue) -> JSONValue {
+        redact(value, payloads: true)
+    }
+
+    private static func redact(_ value: JSONValue, payloads: Bool) -> JSONValue {
         switch value {
         case .object(let members):
             var result: [String: JSONValue] = [:]
@@ -58,16 +45,16 @@ enum PayloadRedactor {
             for (key, member) in members {
                 if personalKeys.contains(key) {
                     result[key] = .string("<redacted>")
-                } else if key.lowercased().hasSuffix("base64") || personalImageKeys.contains(key) {
+                } else if personalImageKeys.contains(key) || (payloads && key.lowercased().hasSuffix("base64")) {
                     result[key] = summarisingEveryString(member)
                 } else {
-                    result[key] = redact(member)
+                    result[key] = redact(member, payloads: payloads)
                 }
             }
             return .object(result)
         case .array(let elements):
-            return .array(elements.map(redact))
-        case .string(let text) where text.hasPrefix("data:"):
+            return .array(elements.map { redact($0, payloads: payloads) })
+        case .string(let text) where payloads && text.hasPrefix("data:"):
             guard let marker = text.utf8.firstRange(of: ";base64,".utf8) else { return value }
             return .string(String(text[..<marker.upperBound]) + summary(ofBase64: String(text[marker.upperBound...])))
         default:

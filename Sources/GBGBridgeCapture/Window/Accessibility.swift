@@ -26,4 +26,14 @@ package enum Accessibility {
             g_value_unset(base + 1)
         }
     }
+
+    /// Sets the accessible name, role and description of `widget` (each only when given).
+    package static func describe(
+        _ widget: UnsafeMutablePointer<GtkWidget>, name: String? = nil, role: AtkRole? = nil, description: String? = nil
+    ) {
+        guard let object = gtk_widget_get_accessible(widget) else { return }
+        if let name { atk_object_set_name(object, name) }
+        if let role { atk_object_set_role(object, role) }
+        if let description { atk_object_set_description(object, description) }
+    }
 }

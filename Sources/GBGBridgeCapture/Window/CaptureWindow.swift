@@ -200,28 +200,19 @@ public final class CaptureWindow {
     /// Names, descriptions and roles for screen readers (ATK, exposed over AT-SPI).
     private func describeForAssistiveTechnologies() {
         // GTK gives GtkDialog the dialog role, but a plain GtkWindow is a frame even with the dialog type hint.
-        accessible(window, role: ATK_ROLE_DIALOG)
-        accessible(preview, name: tr("Camera preview"), role: ATK_ROLE_VIDEO)
-        accessible(statusLabel, role: ATK_ROLE_STATUSBAR)
-        accessible(hintLabel, role: ATK_ROLE_STATUSBAR, description: tr("Guidance for the photo"))
-        accessible(statusIcon, name: tr("Problem"))
-        accessible(captureButton, description: tr("Takes the photo from the camera picture."))
-        accessible(retakeButton, description: tr("Discards this photo and goes back to the camera."))
-        accessible(useButton, description: tr("Sends this photo."))
-        accessible(retryButton, description: tr("Starts the camera again."))
-        accessible(cancelButton, description: tr("Closes this window without a photo."))
+        Accessibility.describe(window, role: ATK_ROLE_DIALOG)
+        Accessibility.describe(preview, name: tr("Camera preview"), role: ATK_ROLE_VIDEO)
+        Accessibility.describe(statusLabel, role: ATK_ROLE_STATUSBAR)
+        Accessibility.describe(hintLabel, role: ATK_ROLE_STATUSBAR, description: tr("Guidance for the photo"))
+        Accessibility.describe(statusIcon, name: tr("Problem"))
+        Accessibility.describe(captureButton, description: tr("Takes the photo from the camera picture."))
+        Accessibility.describe(retakeButton, description: tr("Discards this photo and goes back to the camera."))
+        Accessibility.describe(useButton, description: tr("Sends this photo."))
+        Accessibility.describe(retryButton, description: tr("Starts the camera again."))
+        Accessibility.describe(cancelButton, description: tr("Closes this window without a photo."))
         if let devicePicker {
-            accessible(devicePicker, name: tr("Camera"), description: tr("The camera used for the photo."))
+            Accessibility.describe(devicePicker, name: tr("Camera"), description: tr("The camera used for the photo."))
         }
-    }
-
-    private func accessible(
-        _ widget: UnsafeMutablePointer<GtkWidget>, name: String? = nil, role: AtkRole? = nil, description: String? = nil
-    ) {
-        guard let object = gtk_widget_get_accessible(widget) else { return }
-        if let name { atk_object_set_name(object, name) }
-        if let role { atk_object_set_role(object, role) }
-        if let description { atk_object_set_description(object, description) }
     }
 
     private func connectSignals() {
