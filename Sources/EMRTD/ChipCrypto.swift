@@ -25,6 +25,32 @@ enum ChipCrypto {
         return try cipher(EVP_des_ede_ecb(), decrypted, key: keyA + keyA, iv: nil, encrypt: true)
     }
 
+    /// AES in CBC mode with no padding (`data` must be whole 16-byte blocks); the key is 16, 24 or 32 bytes.
+    static func aes(_ data: [UInt8], key: [UInt8], iv: [UInt8], encrypt: Bool) throws(ChipError) -> [UInt8] {
+        try cipher(aesCBC(keyLength: key.count), data, key: key, iv: iv, encrypt: encrypt)
+    }
+
+    /// One AES block encrypted on its own (ECB), as secure messaging derives its IVs.
+    static func aesBlock(_ block: [UInt8], key: [UInt8]) throws(ChipError) -> [UInt8] {
+        try cipher(aesCBC(keyLength: key.count), block, key: key, iv: [UInt8](repeating: 0, count: 16), encrypt: true)
+    }
+
+    /// AES-CMAC (NIST SP 800-38B), all 16 bytes; callers keep the first 8.
+    static func aesCMAC(_ data: [UInt8], key: [UInt8]) throws(ChipError) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: 16)
+        guard gbg_aes_cmac(key, key.count, data, data.count, &output) == 1 else { throw ChipError.crypto("AES-CMAC") }
+        return output
+    }
+
+    private static func aesCBC(keyLength: Int) throws(ChipError) -> OpaquePointer? {
+        switch keyLength {
+        case 16: return EVP_aes_128_cbc()
+        case 24: return EVP_aes_192_cbc()
+        case 32: return EVP_aes_256_cbc()
+        default: throw ChipError.crypto("an AES key of \(keyLength) bytes")
+        }
+    }
+
     /// ISO/IEC 9797-1 padding method 2: 0x80, then zeros to a multiple of 8 bytes.
     static func paddedISO9797(_ data: [UInt8], blockSize: Int = 8) -> [UInt8] {
         var padded = data

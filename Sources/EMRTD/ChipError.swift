@@ -2,6 +2,9 @@
 public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The card has no eMRTD application (SELECT answered with `sw`).
     case notATravelDocument(sw: UInt16)
+    /// The chip cannot be opened the way asked: it offers no PACE (needed for a card access
+    /// number), or refused the PACE set-up it listed.
+    case accessControlUnavailable(String)
     /// The chip refused the access key (EXTERNAL AUTHENTICATE answered with `sw`, or its answer did not check out).
     case accessDenied(sw: UInt16)
     /// The chip answered `sw` to `step` (e.g. `READ BINARY DG2`), which ends the read.
@@ -23,8 +26,9 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notATravelDocument(let sw):
             return "The card is not a travel document (no eMRTD application; SELECT answered \(hex(sw)))"
+        case .accessControlUnavailable(let reason): return "The chip cannot be opened this way: \(reason)"
         case .accessDenied(let sw):
-            return "The chip refused the access key derived from the MRZ (\(hex(sw)))"
+            return "The chip refused the access key (\(hex(sw)))"
         case .unexpectedStatus(let step, let sw): return "The chip answered \(hex(sw)) to \(step)"
         case .secureMessaging(let step, let reason): return "Secure messaging failed in \(step): \(reason)"
         case .transport(let step, let detail, _): return "The link to the card failed during \(step): \(detail)"

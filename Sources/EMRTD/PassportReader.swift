@@ -1,5 +1,6 @@
-/// Reads an eMRTD chip: selects the application, runs Basic Access Control, reads EF.COM, DG1,
-/// DG2 and EF.SOD under secure messaging, and parses what it read.
+/// Reads an eMRTD chip: opens it with PACE where the chip offers it (else Basic Access Control),
+/// selects the application, reads EF.COM, DG1, DG2 and EF.SOD under secure messaging, and
+/// parses what it read.
 ///
 /// Blocking: run it off the main thread. One reader reads one chip once.
 public final class PassportReader {
@@ -12,6 +13,14 @@ public final class PassportReader {
         case shortOnly
     }
 
+    /// Which access control to use.
+    public enum AccessControl: String, Sendable, Equatable {
+        /// PACE when EF.CardAccess offers a set-up this host runs, else BAC (an MRZ key only).
+        case automatic
+        /// BAC even when the chip offers PACE (for comparisons; a CAN cannot be used).
+        case basicOnly
+    }
+
     /// Progress, for a window or a log.
     public enum Progress: Sendable, Equatable {
         case authenticating
@@ -21,7 +30,10 @@ public final class PassportReader {
 
     /// The eMRTD application identifier.
     static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
-    /// Data bytes per short READ BINARY under secure messaging (the protected answer must fit 256 bytes).
+    /// EF.CardAccess, read in the clear at the master file before access control.
+    static let cardAccessIdentifier: [UInt8] = [0x01, 0x1C]
+    /// Data bytes per short READ BINARY under secure messaging: the protected answer (data padded to
+    /// 224 bytes in DO87, DO99, DO8E) must fit 256 bytes, with 3DES and AES alike.
     static let shortReadSize = 0xDF
     /// Data bytes per extended READ BINARY (the protected answer stays under 4 KiB, which readers that
     /// take extended APDUs at all accept).
@@ -30,35 +42,49 @@ public final class PassportReader {
     static let maximumOffset = 0x7FFF
 
     private let session: ChipSession
-    private let key: MRZKey
+    private let key: AccessKey
     private let readSize: ReadSize
+    private let accessControlChoice: AccessControl
     private var extendedAllowed: Bool
     private let files: [LDSFile]
     private let random: () throws(ChipError) -> BasicAccessControl.TerminalRandom
+    /// The PACE set-up in use, once EF.CardAccess has been read.
+    private var pace: PACEInfo?
+    /// `BAC` or `PACE`, once the chip is open.
+    private var accessControlUsed = "BAC"
     /// Called on the reading thread as the read goes on.
     public var onProgress: (@Sendable (Progress) -> Void)?
     /// Checked before each APDU: return true to stop the read with ``ChipError/cancelled``.
     public var isCancelled: (@Sendable () -> Bool)?
 
-    /// A reader over `channel` with the access key `key`.
+    /// A reader over `channel` with the MRZ key `key`.
     public convenience init(
         channel: any CardChannel, key: MRZKey, readSize: ReadSize = .automatic,
-        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
+        accessControl: AccessControl = .automatic, files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
+    ) {
+        self.init(channel: channel, key: .mrz(key), readSize: readSize, accessControl: accessControl, files: files)
+    }
+
+    /// A reader over `channel` with the access key `key` (MRZ or card access number).
+    public convenience init(
+        channel: any CardChannel, key: AccessKey, readSize: ReadSize = .automatic,
+        accessControl: AccessControl = .automatic, files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
     ) {
         self.init(
-            channel: channel, key: key, readSize: readSize, files: files,
+            channel: channel, key: key, readSize: readSize, accessControl: accessControl, files: files,
             random: { () throws(ChipError) in
                 try .fresh()
             })
     }
 
     init(
-        channel: any CardChannel, key: MRZKey, readSize: ReadSize, files: [LDSFile],
-        random: @escaping () throws(ChipError) -> BasicAccessControl.TerminalRandom
+        channel: any CardChannel, key: AccessKey, readSize: ReadSize, accessControl: AccessControl = .automatic,
+        files: [LDSFile], random: @escaping () throws(ChipError) -> BasicAccessControl.TerminalRandom
     ) {
         session = ChipSession(channel: channel)
         self.key = key
         self.readSize = readSize
+        self.accessControlChoice = accessControl
         self.extendedAllowed = readSize == .automatic
         self.files = files
         self.random = random
@@ -81,16 +107,68 @@ public final class PassportReader {
             started = now
         }
         onProgress?(.authenticating)
-        try selectApplication()
-        lap("select")
-        try BasicAccessControl.authenticate(session, key: key, random: try random())
-        lap("BAC")
+        if accessControlChoice == .automatic {
+            pace = try readCardAccess()
+            lap("CardAccess")
+        }
+        try openChip()
+        lap(accessControlUsed)
         var contents: [LDSFile: [UInt8]] = [:]
         for (index, file) in files.enumerated() {
             contents[file] = try readFile(file, index: index)
             lap(file.rawValue)
         }
-        return ChipContents(files: contents, accessControl: "BAC", commandCount: session.commandCount, timings: timings)
+        return ChipContents(
+            files: contents, accessControl: accessControlUsed, commandCount: session.commandCount, timings: timings)
+    }
+
+    /// The strongest PACE set-up in EF.CardAccess that this host runs; `nil` when the chip has no
+    /// EF.CardAccess (BAC only) or offers nothing this host runs.
+    private func readCardAccess() throws(ChipError) -> PACEInfo? {
+        let selected = try session.send(
+            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: Self.cardAccessIdentifier),
+            step: "SELECT CardAccess")
+        guard selected.isSuccess else { return nil }
+        var data: [UInt8] = []
+        while data.count < Self.maximumOffset {
+            let answer = try session.send(
+                CommandAPDU(
+                    cla: 0x00, ins: 0xB0, p1: UInt8(data.count >> 8), p2: UInt8(data.count & 0xFF), expectedLength: 256),
+                step: "READ BINARY CardAccess at \(data.count)")
+            guard answer.isSuccess || answer.sw == 0x6282 else { break }
+            data += answer.data
+            guard answer.isSuccess, answer.data.count == 256 else { break }
+        }
+        guard !data.isEmpty else { return nil }
+        // A file that does not parse is treated as absent: BAC may still open the chip.
+        return (try? PACEInfo.supported(inCardAccess: data))?.first
+    }
+
+    /// Opens the chip with PACE where it was found in EF.CardAccess, else BAC, then selects the
+    /// eMRTD application (under secure messaging after PACE, in the clear before BAC).
+    private func openChip() throws(ChipError) {
+        session.secureMessaging = nil
+        if let pace {
+            do {
+                try PACE.authenticate(session, key: key, info: pace)
+                accessControlUsed = "PACE"
+                try selectApplication()
+                return
+            } catch ChipError.accessControlUnavailable(let reason) {
+                // The chip listed PACE but refused it: BAC is the only way left, with the MRZ.
+                guard case .mrz = key else { throw ChipError.accessControlUnavailable(reason) }
+                self.pace = nil
+            }
+        }
+        guard case .mrz(let mrzKey) = key else {
+            throw ChipError.accessControlUnavailable(
+                accessControlChoice == .basicOnly
+                    ? "a card access number needs PACE"
+                    : "the chip does not offer PACE, which a card access number needs")
+        }
+        try selectApplication()
+        try BasicAccessControl.authenticate(session, key: mrzKey, random: try random())
+        accessControlUsed = "BAC"
     }
 
     private func selectApplication() throws(ChipError) {
@@ -131,9 +209,7 @@ public final class PassportReader {
                     // The chip or the reader refused an extended APDU: start a fresh session and go
                     // on with short reads.
                     extendedAllowed = false
-                    session.secureMessaging = nil
-                    try selectApplication()
-                    try BasicAccessControl.authenticate(session, key: key, random: try random())
+                    try openChip()
                     try reselect(file)
                     continue
                 }
@@ -201,11 +277,12 @@ public final class PassportReader {
 public struct ChipContents: Sendable {
     /// The complete files by name (tag, length and value).
     public let files: [LDSFile: [UInt8]]
-    /// `BAC` (PACE is not implemented yet).
+    /// How the chip was opened: `PACE` or `BAC`.
     public let accessControl: String
     /// APDUs exchanged.
     public let commandCount: Int
-    /// How long each step took: `select`, `BAC`, then each file by name.
+    /// How long each step took: `CardAccess` (reading it), `PACE` or `BAC` (with selecting the
+    /// application), then each file by name.
     public let timings: [(String, Duration)]
 
     /// The MRZ in DG1.

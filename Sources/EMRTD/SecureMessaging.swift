@@ -1,26 +1,43 @@
-/// Secure messaging with 3DES session keys (ICAO Doc 9303-11, 9.8): protects commands and checks
-/// and decrypts responses, counting with the send sequence counter.
+/// Secure messaging (ICAO Doc 9303-11, 9.8): protects commands and checks and decrypts
+/// responses, counting with the send sequence counter. BAC sets it up with 3DES keys; PACE with
+/// 3DES or AES keys.
 struct SecureMessaging {
+    /// The block cipher of the session and the MAC that goes with it.
+    enum Cipher: Sendable, Equatable {
+        /// Two-key 3DES in CBC mode with a zero IV, ISO/IEC 9797-1 MAC algorithm 3; 8-byte blocks.
+        case tripleDES
+        /// AES in CBC mode with IV = E(K_enc, SSC), AES-CMAC cut to 8 bytes; 16-byte blocks.
+        case aes
+
+        var blockSize: Int { self == .aes ? 16 : 8 }
+    }
+
+    let cipher: Cipher
     let encryptionKey: [UInt8]
     let macKey: [UInt8]
     private(set) var sendSequenceCounter: UInt64
 
-    init(encryptionKey: [UInt8], macKey: [UInt8], sendSequenceCounter: UInt64) {
+    init(cipher: Cipher = .tripleDES, encryptionKey: [UInt8], macKey: [UInt8], sendSequenceCounter: UInt64) {
+        self.cipher = cipher
         self.encryptionKey = encryptionKey
         self.macKey = macKey
         self.sendSequenceCounter = sendSequenceCounter
     }
 
-    var counterBytes: [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: sendSequenceCounter >> (56 - 8 * $0)) } }
+    /// The counter as one block (8 bytes for 3DES, 16 for AES; the counter never outgrows 64 bits).
+    var counterBytes: [UInt8] {
+        [UInt8](repeating: 0, count: cipher.blockSize - 8)
+            + (0..<8).map { UInt8(truncatingIfNeeded: sendSequenceCounter >> (56 - 8 * $0)) }
+    }
 
     /// The protected form of `command`: CLA with 0x0C, data in DO87, Le in DO97, MAC in DO8E.
     mutating func protect(_ command: CommandAPDU) throws(ChipError) -> CommandAPDU {
         sendSequenceCounter &+= 1
-        let header = ChipCrypto.paddedISO9797([command.cla | 0x0C, command.ins, command.p1, command.p2])
+        let header = ChipCrypto.paddedISO9797(
+            [command.cla | 0x0C, command.ins, command.p1, command.p2], blockSize: cipher.blockSize)
         var objects: [UInt8] = []
         if !command.data.isEmpty {
-            let encrypted = try ChipCrypto.tripleDES(
-                ChipCrypto.paddedISO9797(command.data), key: encryptionKey, encrypt: true)
+            let encrypted = try encrypt(ChipCrypto.paddedISO9797(command.data, blockSize: cipher.blockSize))
             objects += TLV.encode(tag: 0x87, value: [0x01] + encrypted)
         }
         var extended = command.forceExtended
@@ -34,8 +51,7 @@ struct SecureMessaging {
             }
             objects += TLV.encode(tag: 0x97, value: le)
         }
-        let mac = try ChipCrypto.retailMAC(counterBytes + header + objects, key: macKey)
-        objects += TLV.encode(tag: 0x8E, value: mac)
+        objects += TLV.encode(tag: 0x8E, value: try mac(counterBytes + header + objects))
         return CommandAPDU(
             cla: command.cla | 0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: objects,
             expectedLength: extended ? 65536 : 256, forceExtended: extended)
@@ -51,7 +67,7 @@ struct SecureMessaging {
         var macInput: [UInt8] = []
         var encrypted: [UInt8]?
         var status: UInt16?
-        var mac: [UInt8]?
+        var givenMAC: [UInt8]?
         for element in try TLV.sequence(response.data[...]) {
             switch element.tag {
             case 0x87:
@@ -67,23 +83,54 @@ struct SecureMessaging {
                 }
                 status = UInt16(element.value[element.value.startIndex]) << 8 | UInt16(element.value.last ?? 0)
             case 0x8E:
-                mac = Array(element.value)
+                givenMAC = Array(element.value)
             default:
                 throw ChipError.secureMessaging(
                     step: step, reason: "unexpected object \(String(element.tag, radix: 16)) in the response")
             }
         }
-        guard let mac else { throw ChipError.secureMessaging(step: step, reason: "the response has no MAC (DO8E)") }
-        let expected = try ChipCrypto.retailMAC(counterBytes + macInput, key: macKey)
-        guard expected == mac else { throw ChipError.secureMessaging(step: step, reason: "the response MAC is wrong") }
+        guard let givenMAC else {
+            throw ChipError.secureMessaging(step: step, reason: "the response has no MAC (DO8E)")
+        }
+        guard try mac(counterBytes + macInput) == givenMAC else {
+            throw ChipError.secureMessaging(step: step, reason: "the response MAC is wrong")
+        }
         var data: [UInt8] = []
         if let encrypted {
-            guard encrypted.count % 8 == 0,
-                let plain = ChipCrypto.unpaddedISO9797(
-                    try ChipCrypto.tripleDES(encrypted, key: encryptionKey, encrypt: false))
+            guard encrypted.count % cipher.blockSize == 0,
+                let plain = ChipCrypto.unpaddedISO9797(try decrypt(encrypted))
             else { throw ChipError.secureMessaging(step: step, reason: "the response data is not padded correctly") }
             data = plain
         }
         return ResponseAPDU(data: data, sw: status ?? response.sw)
+    }
+
+    /// The 8-byte MAC of `input` (padded here) under the session's MAC key.
+    private func mac(_ input: [UInt8]) throws(ChipError) -> [UInt8] {
+        switch cipher {
+        case .tripleDES:
+            return try ChipCrypto.retailMAC(input, key: macKey)
+        case .aes:
+            return Array(try ChipCrypto.aesCMAC(ChipCrypto.paddedISO9797(input, blockSize: 16), key: macKey).prefix(8))
+        }
+    }
+
+    private func encrypt(_ padded: [UInt8]) throws(ChipError) -> [UInt8] {
+        switch cipher {
+        case .tripleDES: return try ChipCrypto.tripleDES(padded, key: encryptionKey, encrypt: true)
+        case .aes: return try ChipCrypto.aes(padded, key: encryptionKey, iv: try initialVector(), encrypt: true)
+        }
+    }
+
+    private func decrypt(_ encrypted: [UInt8]) throws(ChipError) -> [UInt8] {
+        switch cipher {
+        case .tripleDES: return try ChipCrypto.tripleDES(encrypted, key: encryptionKey, encrypt: false)
+        case .aes: return try ChipCrypto.aes(encrypted, key: encryptionKey, iv: try initialVector(), encrypt: false)
+        }
+    }
+
+    /// AES sessions encrypt each message with IV = E(K_enc, SSC), the counter already stepped.
+    private func initialVector() throws(ChipError) -> [UInt8] {
+        try ChipCrypto.aesBlock(counterBytes, key: encryptionKey)
     }
 }

@@ -68,6 +68,31 @@ final class HostileChipDataTests: XCTestCase {
         }
     }
 
+    func testMutatedCardAccessAndPACEAnswersNeverCrash() {
+        var generator = Generator(state: 11)
+        for bytes in mutations(
+            of: bytes("31143012060A04007F0007020204020202010202010D"), count: 3000, generator: &generator)
+        {
+            _ = try? PACEInfo.supported(inCardAccess: bytes)
+        }
+        // Each answer of the Appendix G.1 exchange mutated in turn; the others as the chip sent them.
+        let exchange = PACEWorkedExampleTests.exchange
+        let info = try! PACEInfo.supported(inCardAccess: bytes("31143012060A04007F0007020204020202010202010D"))[0]
+        let key = try! MRZKey(documentNumber: "T22000129", dateOfBirth: "640812", dateOfExpiry: "101031")
+        let picked = PACE.TerminalRandom(
+            mappingKey: bytes("7F4EF07B9EA82FD78AD689B38D0BC78CF21F249D953BC46F4C6E19259C010F99"),
+            ephemeralKey: bytes("A73FB703AC1436A18E0CFA5ABB3F7BEC7A070E7A6788486BEE230C4A22762595"))
+        for index in 1..<exchange.count {
+            for answer in mutations(of: bytes(exchange[index].1), count: 200, generator: &generator) {
+                var script: [(String?, String)] = exchange.map { (nil, $0.1) }
+                script[index] = (nil, answer.hexString)
+                let session = ChipSession(channel: ScriptedChannel(script))
+                _ = try? PACE.authenticate(
+                    session, key: .mrz(key), info: info, random: { _ throws(ChipError) in picked })
+            }
+        }
+    }
+
     func testWellFormedSeedsParse() throws {
         let contents = ChipContents(
             files: [.dg1: Self.dg1, .dg2: Self.dg2], accessControl: "BAC", commandCount: 0, timings: [])
