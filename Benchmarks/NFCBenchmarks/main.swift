@@ -6,8 +6,9 @@ import PCSCReader
     import Glibc
 #endif
 
-/// Times chip reads step by step on a PC/SC reader: select, BAC, each file, passive
-/// authentication, and the whole read, with extended and with short APDUs, plus the APDU count.
+/// Times chip reads step by step on a PC/SC reader: EF.CardAccess, access control (PACE where the
+/// chip offers it, else BAC), each file, passive authentication, and the whole read, with extended
+/// and with short APDUs, plus the APDU count.
 ///
 ///     gbgbridge-nfc-bench READER DOCNUMBER YYMMDD YYMMDD [CSCA] [ROUNDS]
 ///
@@ -53,6 +54,7 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
     var totals: [Double] = []
     var apdus = 0
     var sizes: [String: Int] = [:]
+    var accessControl = ""
     for _ in 0..<rounds {
         let clock = ContinuousClock()
         let started = clock.now
@@ -70,9 +72,11 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
             steps[step, default: []].append(milliseconds(duration))
         }
         apdus = contents.commandCount
+        accessControl = contents.accessControl
         for (file, bytes) in contents.files { sizes[file.rawValue] = bytes.count }
     }
-    print("\n\(mode == .automatic ? "extended-length reads" : "short reads only") — \(rounds) reads, median ms")
+    let reads = mode == .automatic ? "extended-length reads" : "short reads only"
+    print("\n\(accessControl), \(reads) — \(rounds) reads, median ms")
     for step in order {
         let size = sizes[step].map { " (\($0) B)" } ?? ""
         print("  \(pad(step + size, 44)) \(fixed(median(steps[step] ?? [])))")

@@ -10,7 +10,7 @@ final class ChipReadJob: Sendable {
     /// What the job needs to know.
     struct Request: Sendable {
         var readerName: String
-        var key: MRZKey
+        var key: AccessKey
         var documentTimeout: Duration
         var store: CSCAStore
         var readSize: PassportReader.ReadSize
@@ -109,7 +109,7 @@ final class ChipReadJob: Sendable {
             mrz = try contents.mrz()
             face = try contents.face()
         } catch {
-            return .failure(Self.failure(from: error))
+            return .failure(Self.failure(from: error, key: request.key))
         }
         progress(.verifying)
         let clock = ContinuousClock()
@@ -200,11 +200,16 @@ final class ChipReadJob: Sendable {
         }
     }
 
-    static func failure(from error: ChipError) -> Failure {
+    static func failure(from error: ChipError, key: AccessKey) -> Failure {
+        let byCardAccessNumber = if case .cardAccessNumber = key { true } else { false }
         switch error {
         case .cancelled: return Failure(kind: nil, detail: "cancelled")
         case .notATravelDocument: return Failure(kind: .notATravelDocument, detail: error.description)
-        case .accessDenied: return Failure(kind: .accessDenied, detail: error.description)
+        case .accessDenied:
+            return Failure(kind: byCardAccessNumber ? .wrongCardAccessNumber : .accessDenied, detail: error.description)
+        case .accessControlUnavailable:
+            return Failure(
+                kind: byCardAccessNumber ? .cardAccessNumberUnsupported : .chipReadFailed, detail: error.description)
         case .transport, .unexpectedStatus, .secureMessaging, .malformed, .crypto, .invalidKey:
             return Failure(kind: .chipReadFailed, detail: error.description)
         }

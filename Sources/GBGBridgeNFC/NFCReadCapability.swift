@@ -135,7 +135,7 @@ public final class NFCReadCapability {
     // MARK: Requests
 
     private func handle(_ request: BridgeMessage, responder: any BridgeResponder) async {
-        let key: MRZKey
+        let key: AccessKey
         do {
             key = try NFCReadRequest.accessKey(from: request.payload.data)
         } catch {

@@ -6,7 +6,8 @@ extension NFCReadFailure {
         switch self {
         case .readerUnavailable: return "NFC_NOT_AVAILABLE"
         case .noDocument: return "NO_DOCUMENT"
-        case .accessDenied: return "ACCESS_DENIED"
+        case .accessDenied, .wrongCardAccessNumber: return "ACCESS_DENIED"
+        case .cardAccessNumberUnsupported: return "PACE_NOT_SUPPORTED"
         case .chipReadFailed: return "CHIP_READ_FAILED"
         case .notATravelDocument: return "NOT_A_TRAVEL_DOCUMENT"
         }
@@ -22,7 +23,7 @@ extension NFCReadFailure {
     var canRetryInWindow: Bool {
         switch self {
         case .noDocument, .chipReadFailed, .notATravelDocument: return true
-        case .accessDenied, .readerUnavailable: return false
+        case .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported, .readerUnavailable: return false
         }
     }
 
@@ -38,6 +39,11 @@ extension NFCReadFailure {
         case .accessDenied:
             return
                 "The chip did not accept the document details. Check the document number, date of birth and expiry date."
+        case .wrongCardAccessNumber:
+            return "The chip did not accept the card access number. Check the 6-digit number printed on the document."
+        case .cardAccessNumberUnsupported:
+            return
+                "This document's chip cannot be opened with a card access number. Send documentNumber, dateOfBirth and dateOfExpiry (or mrz) instead."
         case .chipReadFailed:
             return
                 "The chip could not be read to the end: the document was moved or removed. Keep it still on the reader and try again."

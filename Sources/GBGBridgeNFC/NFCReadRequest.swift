@@ -3,6 +3,7 @@ import GBGBridge
 
 /// The access key an `nfc.read` request carries: `documentNumber` + `dateOfBirth` +
 /// `dateOfExpiry` (YYMMDD), or `mrz` (the whole MRZ), or `can` (card access number, PACE only).
+/// When a request carries both, the MRZ key wins: every chip takes it, not only those with PACE.
 enum NFCReadRequest {
     /// Why a request cannot be served, as sent on the wire.
     struct Rejection: Error, Equatable {
@@ -11,7 +12,7 @@ enum NFCReadRequest {
         var message: String
     }
 
-    static func accessKey(from data: [String: JSONValue]?) throws(Rejection) -> MRZKey {
+    static func accessKey(from data: [String: JSONValue]?) throws(Rejection) -> AccessKey {
         let data = data ?? [:]
         func text(_ key: String) -> String? {
             if case .string(let value)? = data[key] { return value }
@@ -19,25 +20,22 @@ enum NFCReadRequest {
         }
         do {
             if let number = text("documentNumber"), let birth = text("dateOfBirth"), let expiry = text("dateOfExpiry") {
-                return try MRZKey(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
+                return .mrz(try MRZKey(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry))
             }
             if let mrz = text("mrz") {
-                return try MRZ(mrz).accessKey()
+                return .mrz(try MRZ(mrz).accessKey())
+            }
+            if let can = text("can") {
+                return try AccessKey.cardAccessNumber(checking: can)
             }
         } catch {
             throw Rejection(status: .error, code: "INVALID_REQUEST", message: "\(error)")  // untranslated: bridge data
         }
-        if text("can") != nil {
-            throw Rejection(
-                status: .unsupported, code: "PACE_NOT_SUPPORTED",
-                // untranslated: bridge data
-                message:
-                    "This host opens chips with Basic Access Control only; send documentNumber, dateOfBirth and dateOfExpiry (YYMMDD), or mrz, instead of can"
-            )
-        }
         throw Rejection(
             status: .error, code: "INVALID_REQUEST",
             // untranslated: bridge data
-            message: "nfc.read needs documentNumber, dateOfBirth and dateOfExpiry (YYMMDD), or mrz (the full MRZ text)")
+            message:
+                "nfc.read needs documentNumber, dateOfBirth and dateOfExpiry (YYMMDD), or mrz (the full MRZ text), or can (the 6-digit card access number)"
+        )
     }
 }

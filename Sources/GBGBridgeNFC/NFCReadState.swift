@@ -8,6 +8,11 @@ public enum NFCReadFailure: Sendable, Equatable {
     case noDocument
     /// The chip refused the key derived from the MRZ the journey sent (`ACCESS_DENIED`).
     case accessDenied
+    /// The chip refused the card access number the journey sent (`ACCESS_DENIED`).
+    case wrongCardAccessNumber
+    /// The journey sent a card access number, but the chip offers no PACE (`PACE_NOT_SUPPORTED`):
+    /// it opens with the MRZ only.
+    case cardAccessNumberUnsupported
     /// The document left the reader, or the chip stopped answering, mid-read (`CHIP_READ_FAILED`).
     case chipReadFailed
     /// The card on the reader has no travel-document application (`NOT_A_TRAVEL_DOCUMENT`).
@@ -18,7 +23,7 @@ public enum NFCReadFailure: Sendable, Equatable {
 public enum NFCReadState: Sendable, Equatable {
     /// Asking the person to place the document on the named reader.
     case waitingForDocument(readerName: String)
-    /// A card is there; the host is opening its travel-document application and proving the MRZ key.
+    /// A card is there; the host is opening its travel-document application and proving the access key.
     case authenticating
     /// Reading `file`, the `index`-th (0-based) of `count` files, `bytesRead` of `totalBytes` so far
     /// (`totalBytes` is 0 until the file's length is known).

@@ -290,6 +290,18 @@ public final class NFCReadWindow {
                 instruction: tr(
                     "The document number, date of birth or expiry date entered does not match this document. Close this window and check them."
                 ))
+        case .wrongCardAccessNumber:
+            return Content(
+                heading: tr("The chip did not accept the card access number"),
+                instruction: tr(
+                    "The card access number entered does not match this document. It is the 6-digit number printed on the front of an identity card or on the photo page of a passport. Close this window and check it."
+                ))
+        case .cardAccessNumberUnsupported:
+            return Content(
+                heading: tr("This document cannot be opened with a card access number"),
+                instruction: tr(
+                    "Its chip needs the document number, date of birth and expiry date instead. Close this window and enter them."
+                ))
         case .chipReadFailed:
             return Content(
                 heading: tr("The chip could not be read"),

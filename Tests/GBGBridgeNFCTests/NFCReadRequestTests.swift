@@ -9,15 +9,17 @@ final class NFCReadRequestTests: XCTestCase {
         let key = try NFCReadRequest.accessKey(from: [
             "documentNumber": "L898902C", "dateOfBirth": "690806", "dateOfExpiry": "940623",
         ])
-        XCTAssertEqual(key.keySeedInput, "L898902C<369080619406236")
+        guard case .mrz(let mrzKey) = key else { return XCTFail("\(key)") }
+        XCTAssertEqual(mrzKey.keySeedInput, "L898902C<369080619406236")
     }
 
     func testKeyFromMRZ() throws {
         let key = try NFCReadRequest.accessKey(from: [
             "mrz": "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10"
         ])
-        XCTAssertEqual(key.documentNumber, "L898902C3")
-        XCTAssertEqual(key.dateOfBirth, "740812")
+        guard case .mrz(let mrzKey) = key else { return XCTFail("\(key)") }
+        XCTAssertEqual(mrzKey.documentNumber, "L898902C3")
+        XCTAssertEqual(mrzKey.dateOfBirth, "740812")
     }
 
     func testMissingOrBadKeyIsInvalidRequest() {
@@ -25,6 +27,7 @@ final class NFCReadRequestTests: XCTestCase {
             nil, [:], ["documentNumber": "L898902C"],
             ["documentNumber": "L898902C", "dateOfBirth": "69-08-06", "dateOfExpiry": "940623"],
             ["documentNumber": 42, "dateOfBirth": "690806", "dateOfExpiry": "940623"], ["mrz": "P<UTO"],
+            ["can": "12345"], ["can": 123456], ["can": "12345X"],
         ] {
             XCTAssertThrowsError(try NFCReadRequest.accessKey(from: data)) { error in
                 let rejection = error as? NFCReadRequest.Rejection
@@ -34,18 +37,23 @@ final class NFCReadRequestTests: XCTestCase {
         }
     }
 
-    func testCardAccessNumberNeedsPACE() {
-        XCTAssertThrowsError(try NFCReadRequest.accessKey(from: ["can": "123456"])) { error in
-            XCTAssertEqual((error as? NFCReadRequest.Rejection)?.code, "PACE_NOT_SUPPORTED")
-            XCTAssertEqual((error as? NFCReadRequest.Rejection)?.status, .unsupported)
-        }
+    func testCardAccessNumber() throws {
+        XCTAssertEqual(try NFCReadRequest.accessKey(from: ["can": "123456"]), .cardAccessNumber("123456"))
+        // With the MRZ as well, the MRZ wins: every chip takes it.
+        let both = try NFCReadRequest.accessKey(from: [
+            "can": "123456", "documentNumber": "L898902C", "dateOfBirth": "690806", "dateOfExpiry": "940623",
+        ])
+        guard case .mrz = both else { return XCTFail("\(both)") }
     }
 
     func testFailuresOnTheWire() {
         XCTAssertEqual(NFCReadFailure.readerUnavailable.status, .unsupported)
         XCTAssertFalse(NFCReadFailure.readerUnavailable.recoverable)
         XCTAssertEqual(NFCReadFailure.readerUnavailable.code, "NFC_NOT_AVAILABLE")
-        for failure in [NFCReadFailure.noDocument, .accessDenied, .chipReadFailed, .notATravelDocument] {
+        for failure in [
+            NFCReadFailure.noDocument, .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported,
+            .chipReadFailed, .notATravelDocument,
+        ] {
             XCTAssertEqual(failure.status, .error)
             XCTAssertTrue(failure.recoverable)
             XCTAssertFalse(failure.message.isEmpty)
@@ -54,6 +62,8 @@ final class NFCReadRequestTests: XCTestCase {
         XCTAssertEqual(NFCReadFailure.accessDenied.code, "ACCESS_DENIED")
         XCTAssertEqual(NFCReadFailure.chipReadFailed.code, "CHIP_READ_FAILED")
         XCTAssertEqual(NFCReadFailure.notATravelDocument.code, "NOT_A_TRAVEL_DOCUMENT")
+        XCTAssertEqual(NFCReadFailure.wrongCardAccessNumber.code, "ACCESS_DENIED")
+        XCTAssertEqual(NFCReadFailure.cardAccessNumberUnsupported.code, "PACE_NOT_SUPPORTED")
         let payload = NFCReadFailure.chipReadFailed.payload(detail: "SCardTransmit: SCARD_W_REMOVED_CARD")
         XCTAssertTrue(payload.message.hasSuffix("(SCardTransmit: SCARD_W_REMOVED_CARD)"))
     }

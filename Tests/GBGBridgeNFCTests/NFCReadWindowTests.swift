@@ -44,7 +44,8 @@ struct NFCReadWindowTests {
         window.show(.verifying)
         #expect(window.texts.heading == "Checking the document's signature")
         for failure in [
-            NFCReadFailure.noDocument, .accessDenied, .chipReadFailed, .notATravelDocument, .readerUnavailable,
+            NFCReadFailure.noDocument, .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported,
+            .chipReadFailed, .notATravelDocument, .readerUnavailable,
         ] {
             window.show(.failed(failure, canRetry: failure.canRetryInWindow))
             #expect(!window.texts.heading.isEmpty)
@@ -105,13 +106,19 @@ struct NFCReadWindowTests {
     func fitsSmallScreens() async throws {
         let window = NFCReadWindow(parent: nil)
         defer { window.close() }
-        window.show(.failed(.notATravelDocument, canRetry: true))
         window.present()
-        await pump(.milliseconds(300))
-        var width: Int32 = 0
-        var height: Int32 = 0
-        gtk_window_get_size(window.gtkWindow, &width, &height)
-        #expect(width > 300 && width <= 1024 && height <= 600, "\(width)x\(height)")
+        // The failures carry the longest texts.
+        for failure in [
+            NFCReadFailure.noDocument, .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported,
+            .chipReadFailed, .notATravelDocument, .readerUnavailable,
+        ] {
+            window.show(.failed(failure, canRetry: failure.canRetryInWindow))
+            await pump(.milliseconds(150))
+            var width: Int32 = 0
+            var height: Int32 = 0
+            gtk_window_get_size(window.gtkWindow, &width, &height)
+            #expect(width > 300 && width <= 1024 && height <= 600, "\(failure): \(width)x\(height)")
+        }
 
         window.show(.reading(file: .dg2, index: 2, count: 4, bytesRead: 9000, totalBytes: 20000))
         await pump(.milliseconds(300))

@@ -2,9 +2,9 @@
 EF.SOD signed by them, and an unrelated "foreign" CSCA.
 
     make_passport.py --out DIR [--photo-format jpeg|jp2] [--tamper dg1|dg2]
-                     [--document-number L898902C] [--birth 690806] [--expiry 940623]
+                     [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
-Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields), csca.pem,
+Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields and the card access number), csca.pem,
 ds.pem, foreign-csca.pem (with their keys) into DIR. Certificates come from the openssl command;
 the face is drawn with Pillow. Test data only: nothing here is a real document.
 """
@@ -151,6 +151,7 @@ def main():
     parser.add_argument("--document-number", default="L898902C")
     parser.add_argument("--birth", default="690806")
     parser.add_argument("--expiry", default="940623")
+    parser.add_argument("--can", default="123456", help="the card access number, for PACE")
     options = parser.parse_args()
     folder = options.out
     folder.mkdir(parents=True, exist_ok=True)
@@ -183,7 +184,7 @@ def main():
         (folder / f"{name}.bin").write_bytes(content)
     (folder / "passport.json").write_text(json.dumps({
         "documentNumber": (options.document_number.upper() + "<" * 9)[:max(9, len(options.document_number))],
-        "dateOfBirth": options.birth, "dateOfExpiry": options.expiry, "mrz": mrz,
+        "dateOfBirth": options.birth, "dateOfExpiry": options.expiry, "mrz": mrz, "can": options.can,
         "photoFormat": options.photo_format, "photoBytes": len(image), "tampered": options.tamper,
     }, indent=2))
 

@@ -192,6 +192,45 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["status"], "success", read)
         self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
 
+    # PACE
+
+    def test_pace_with_the_mrz(self):
+        self.insert("valid", "--pace")
+        _, read, _, _ = self.single_read(self.key(), "--csca", str(self.passports["valid"] / "csca.pem"))
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["accessControl"], "PACE")
+        self.assertEqual(read["surname"], "ERIKSSON")
+        self.assertEqual(read["passiveAuthentication"]["status"], "valid")
+
+    def test_pace_with_the_card_access_number_on_a_chip_without_bac(self):
+        self.insert("valid", "--pace-only")
+        for options in [[], ["--nfc-short-apdus"]]:
+            with self.subTest(options=options):
+                result, read, log, stderr = self.single_read({"can": self.holder["can"]}, *options)
+                self.assertEqual(read["status"], "success", read)
+                self.assertEqual(read["accessControl"], "PACE")
+                self.assertEqual(read["dateOfBirth"], self.holder["dateOfBirth"])
+                self.assertGreater(read["photoLength"], 10_000)
+                self.assertNotIn(self.holder["can"], log.read_text())
+                self.assertNotIn(self.holder["can"], stderr)
+
+    def test_mrz_on_a_chip_without_bac_uses_pace(self):
+        self.insert("valid", "--pace-only")
+        _, read, _, _ = self.single_read(self.key())
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["accessControl"], "PACE")
+
+    def test_wrong_card_access_number_is_access_denied(self):
+        self.insert("valid", "--pace")
+        _, read, _, _ = self.single_read({"can": "000000"})
+        self.assert_error(read, "error", "ACCESS_DENIED", True)
+        self.assertIn("card access number", read["error"]["message"])
+
+    def test_card_access_number_on_a_chip_without_pace(self):
+        self.insert()
+        _, read, _, _ = self.single_read({"can": self.holder["can"]})
+        self.assert_error(read, "error", "PACE_NOT_SUPPORTED", True)
+
     # Passive authentication
 
     def test_tampered_data_groups_are_invalid(self):
@@ -246,8 +285,8 @@ class ChipReadingTests(unittest.TestCase):
         self.insert()
         _, read, _, _ = self.single_read({"documentNumber": "L898902C"})
         self.assert_error(read, "error", "INVALID_REQUEST", False)
-        _, read, _, _ = self.single_read({"can": "123456"})
-        self.assert_error(read, "unsupported", "PACE_NOT_SUPPORTED", False)
+        _, read, _, _ = self.single_read({"can": "12345"})
+        self.assert_error(read, "error", "INVALID_REQUEST", False)
 
     def test_no_matching_reader(self):
         status, result, stderr, _ = self.run_journey(self.key(), "--nfc-reader", "No Such Reader")

@@ -1,7 +1,8 @@
-"""A virtual eMRTD chip (ICAO Doc 9303) for tests: Basic Access Control, secure messaging and
-the files made by make_passport.py, served to pcscd through the vpcd reader driver.
+"""A virtual eMRTD chip (ICAO Doc 9303) for tests: Basic Access Control, PACE, secure messaging
+and the files made by make_passport.py, served to pcscd through the vpcd reader driver.
 
-    virtual_passport.py --passport DIR --port PORT [--not-passport] [--remove-after N | --slip-after N]
+    virtual_passport.py --passport DIR --port PORT [--pace | --pace-only] [--not-passport]
+                        [--remove-after N | --slip-after N]
 
 The card connects to the vpcd driver on 127.0.0.1:PORT, as a card is placed on a reader; closing
 the connection takes it off. scripts/virtual-passport.sh runs the driver's pcscd and this card in
@@ -12,6 +13,9 @@ code (0 power off, 1 power on, 2 reset, 4 send the ATR), anything longer is a co
 --remove-after N closes the connection before the Nth APDU: the card leaves the reader mid-read.
 --slip-after N does the same, then puts the card back at once (a document that slipped).
 --not-passport makes the card answer SELECT of the eMRTD application with 6A82.
+--pace offers PACE (ECDH generic mapping on NIST P-256, AES-128 secure messaging) in EF.CardAccess,
+with the MRZ or the card access number from passport.json; BAC still works. --pace-only also
+switches BAC off (GET CHALLENGE answers 6982), as some newer ID cards do.
 """
 
 import argparse
@@ -24,12 +28,21 @@ import sys
 import time
 from pathlib import Path
 
-from Cryptodome.Cipher import DES, DES3
+from Cryptodome.Cipher import AES, DES, DES3
+from Cryptodome.Hash import CMAC
+from Cryptodome.PublicKey import ECC
 
 EMRTD_AID = bytes.fromhex("A0000002471001")
 # An ISO 14443 contactless card as PC/SC part 3 presents it.
 ATR = bytes.fromhex("3B8880010000000000000000" + "09")
 FILES = {0x011E: "EF.COM", 0x0101: "DG1", 0x0102: "DG2", 0x011D: "EF.SOD"}
+CARD_ACCESS = 0x011C
+# id-PACE-ECDH-GM-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.4.2.2) with standardized domain parameters 12
+# (NIST P-256), as EF.CardAccess lists it.
+PACE_OID = bytes.fromhex("04007F00070202040202")
+CARD_ACCESS_CONTENT = bytes.fromhex("31143012060A" + PACE_OID.hex() + "020102") + bytes.fromhex("02010C")
+P256 = ECC._curves["p256"]
+GENERATOR = ECC.EccPoint(P256.Gx, P256.Gy, "P-256")
 
 
 def sw(value):
@@ -56,6 +69,63 @@ def retail_mac(key, data):
 def derive(seed, counter):
     digest = hashlib.sha1(seed + struct.pack(">I", counter)).digest()[:16]
     return bytes(b & 0xFE | (bin(b & 0xFE).count("1") + 1) % 2 for b in digest)
+
+
+def pad16(data):
+    data = data + b"\x80"
+    return data + b"\x00" * (-len(data) % 16)
+
+
+def cmac8(key, data):
+    return CMAC.new(key, data, ciphermod=AES).digest()[:8]
+
+
+def kdf_aes128(secret, counter):
+    return hashlib.sha1(secret + struct.pack(">I", counter)).digest()[:16]
+
+
+def encode_point(point):
+    return b"\x04" + int(point.x).to_bytes(32, "big") + int(point.y).to_bytes(32, "big")
+
+
+def decode_point(data):
+    """A P-256 point from its uncompressed encoding; ValueError when it is not one."""
+    if len(data) != 65 or data[0] != 4:
+        raise ValueError("not an uncompressed P-256 point")
+    return ECC.EccPoint(int.from_bytes(data[1:33], "big"), int.from_bytes(data[33:], "big"), "P-256")
+
+
+def random_scalar():
+    return int.from_bytes(os.urandom(40), "big") % (int(P256.order) - 1) + 1
+
+
+def token(k_mac, point):
+    """PACE authentication token: the CMAC of the public key data object of `point`."""
+    key_data = tlv(0x06, PACE_OID) + tlv(0x86, encode_point(point))
+    return cmac8(k_mac, bytes([0x7F, 0x49, len(key_data)]) + key_data)
+
+
+class SecureSession:
+    """The chip's side of secure messaging: 3DES after BAC, AES after PACE."""
+
+    def __init__(self, k_enc, k_mac, ssc, aes):
+        self.k_enc, self.k_mac, self.ssc, self.aes = k_enc, k_mac, ssc, aes
+
+    def counter(self):
+        return self.ssc.to_bytes(16 if self.aes else 8, "big")
+
+    def mac(self, data):
+        return cmac8(self.k_mac, pad16(data)) if self.aes else retail_mac(self.k_mac, data)
+
+    def pad(self, data):
+        return pad16(data) if self.aes else pad(data)
+
+    def crypt(self, data, encrypt):
+        if self.aes:
+            iv = AES.new(self.k_enc, AES.MODE_ECB).encrypt(self.counter())
+            cipher = AES.new(self.k_enc, AES.MODE_CBC, iv=iv)
+            return cipher.encrypt(data) if encrypt else cipher.decrypt(data)
+        return tdes(self.k_enc, data, encrypt)
 
 
 def tdes(key, data, encrypt):
@@ -100,22 +170,28 @@ def tlv(tag, value):
 
 
 class Chip:
-    def __init__(self, folder, not_passport):
+    def __init__(self, folder, not_passport, pace=False, bac=True):
         holder = json.loads((folder / "passport.json").read_text())
         number = holder["documentNumber"]
         seed_input = (number + check_digit(number) + holder["dateOfBirth"] + check_digit(holder["dateOfBirth"])
                       + holder["dateOfExpiry"] + check_digit(holder["dateOfExpiry"]))
         seed = hashlib.sha1(seed_input.encode()).digest()[:16]
         self.k_enc, self.k_mac = derive(seed, 1), derive(seed, 2)
+        # PACE passwords by reference: 1 the MRZ, 2 the card access number.
+        self.pace_passwords = {1: hashlib.sha1(seed_input.encode()).digest(), 2: holder["can"].encode()}
         self.files = {fid: (folder / f"{name}.bin").read_bytes() for fid, name in FILES.items()}
+        if pace:
+            self.files[CARD_ACCESS] = CARD_ACCESS_CONTENT
         self.not_passport = not_passport
+        self.pace, self.bac = pace, bac
         self.reset()
 
     def reset(self):
         self.application = False
         self.challenge = None
-        self.session = None  # (ks_enc, ks_mac, ssc)
+        self.session = None
         self.selected = None
+        self.pace_state = None
 
     # APDU handling
 
@@ -125,6 +201,8 @@ class Chip:
         data, le = parse_body(body)
         if cla == 0x0C:
             return self.protected(cla, ins, p1, p2, data)
+        if ins == 0x86 and cla in (0x00, 0x10) and self.pace:
+            return self.general_authenticate(cla, data)
         if cla != 0x00:
             return sw(0x6E00)
         if ins == 0xA4 and p1 == 0x04:
@@ -133,8 +211,22 @@ class Chip:
                 self.application = True
                 return sw(0x9000)
             return sw(0x6A82)
+        # EF.CardAccess is readable in the clear, before and after the application is selected.
+        if ins == 0xA4 and p1 == 0x02 and int.from_bytes(data, "big") == CARD_ACCESS:
+            self.session = None
+            if CARD_ACCESS not in self.files:
+                return sw(0x6A82)
+            self.selected = CARD_ACCESS
+            return sw(0x9000)
+        if ins == 0xB0 and self.selected == CARD_ACCESS and self.session is None:
+            content, status = self.dispatch(ins, p1, p2, b"", le)
+            return content + sw(status)
+        if ins == 0x22 and p1 == 0xC1 and p2 == 0xA4 and self.pace:
+            return self.set_authentication_template(data)
         if not self.application:
             return sw(0x6985)
+        if ins == 0x84 and not self.bac:
+            return sw(0x6982)
         if ins == 0x84:
             self.challenge = os.urandom(8)
             return self.challenge + sw(0x9000)
@@ -158,42 +250,103 @@ class Chip:
         answer += retail_mac(self.k_mac, answer)
         seed = bytes(a ^ b for a, b in zip(k_ifd, k_ic))
         ssc = int.from_bytes(rnd_ic[4:] + rnd_ifd[4:], "big")
-        self.session = [derive(seed, 1), derive(seed, 2), ssc]
+        self.session = SecureSession(derive(seed, 1), derive(seed, 2), ssc, aes=False)
         self.challenge = None
         return answer + sw(0x9000)
 
+    def set_authentication_template(self, data):
+        """MSE:Set AT for PACE: the protocol (80) must be the one offered, the password (83) 1 or 2."""
+        objects = dict(parse_tlvs(data))
+        if objects.get(0x80) != PACE_OID or objects.get(0x83, b"\x00")[0] not in self.pace_passwords:
+            return sw(0x6A80)
+        if 0x84 in objects and objects[0x84] != b"\x0c":
+            return sw(0x6A80)
+        self.session = None
+        self.application = False
+        self.pace_state = {"password": self.pace_passwords[objects[0x83][0]], "step": 1}
+        return sw(0x9000)
+
+    def general_authenticate(self, cla, data):
+        """The chip's side of PACE's four steps; any misstep ends the attempt."""
+        state, self.pace_state = self.pace_state, None
+        objects = dict(parse_tlvs(data)) if data[:1] == b"\x7c" else {}
+        inner = dict(parse_tlvs(objects.get(0x7C, b"")))
+        step = state["step"] if state else 0
+        last = cla == 0x00
+        if step == 0 or last != (step == 4):
+            return sw(0x6985)
+        try:
+            if step == 1:
+                state["nonce"] = os.urandom(16)
+                k_pi = kdf_aes128(state["password"], 3)
+                answer = tlv(0x80, AES.new(k_pi, AES.MODE_CBC, iv=bytes(16)).encrypt(state["nonce"]))
+            elif step == 2:
+                terminal = decode_point(inner[0x81])
+                key = random_scalar()
+                shared = terminal * key
+                state["generator"] = GENERATOR * int.from_bytes(state["nonce"], "big") + shared
+                answer = tlv(0x82, encode_point(GENERATOR * key))
+            elif step == 3:
+                terminal = decode_point(inner[0x83])
+                key = random_scalar()
+                mine = state["generator"] * key
+                if encode_point(mine) == inner[0x83]:
+                    return sw(0x6A80)
+                secret = int((terminal * key).x).to_bytes(32, "big")
+                state.update(terminal=terminal, mine=mine, k_enc=kdf_aes128(secret, 1), k_mac=kdf_aes128(secret, 2))
+                answer = tlv(0x84, encode_point(mine))
+            else:
+                if inner.get(0x85) != token(state["k_mac"], state["mine"]):
+                    return sw(0x6300)
+                self.session = SecureSession(state["k_enc"], state["k_mac"], 0, aes=True)
+                answer = tlv(0x86, token(state["k_mac"], state["terminal"]))
+        except (KeyError, ValueError):
+            return sw(0x6A80)
+        state["step"] = step + 1
+        if step < 4:
+            self.pace_state = state
+        answer = tlv(0x7C, answer)
+        return answer + sw(0x9000)
+
     def protected(self, cla, ins, p1, p2, data):
-        if self.session is None:
+        session = self.session
+        if session is None:
             return sw(0x6988)
-        ks_enc, ks_mac, ssc = self.session
         objects = parse_tlvs(data)
         mac_input = b""
-        plain = b""
+        encrypted = None
         expected = None
         given_mac = None
         for tag, value in objects:
             if tag == 0x87:
                 mac_input += tlv(0x87, value)
-                plain = unpad(tdes(ks_enc, value[1:], encrypt=False))
+                encrypted = value[1:]
             elif tag == 0x97:
                 mac_input += tlv(0x97, value)
                 number = int.from_bytes(value, "big")
                 expected = number or (256 if len(value) == 1 else 65536)
             elif tag == 0x8E:
                 given_mac = value
-        ssc += 1
-        header = pad(bytes([cla, ins, p1, p2]))
-        if given_mac is None or retail_mac(ks_mac, ssc.to_bytes(8, "big") + header + mac_input) != given_mac:
+        session.ssc += 1
+        header = session.pad(bytes([cla, ins, p1, p2]))
+        if given_mac is None or session.mac(session.counter() + header + mac_input) != given_mac:
             self.session = None
             return sw(0x6988)
-        data_out, status = self.dispatch(ins, p1, p2, plain, expected)
-        ssc += 1
+        plain = unpad(session.crypt(encrypted, encrypt=False)) if encrypted is not None else b""
+        if ins == 0xA4 and p1 == 0x04:
+            # Selecting the application under PACE's secure messaging keeps the session.
+            self.application = plain == EMRTD_AID and not self.not_passport
+            data_out, status = b"", 0x9000 if self.application else 0x6A82
+        elif not self.application:
+            data_out, status = b"", 0x6985
+        else:
+            data_out, status = self.dispatch(ins, p1, p2, plain, expected)
+        session.ssc += 1
         response = b""
         if data_out:
-            response += tlv(0x87, b"\x01" + tdes(ks_enc, pad(data_out), encrypt=True))
+            response += tlv(0x87, b"\x01" + session.crypt(session.pad(data_out), encrypt=True))
         response += tlv(0x99, sw(status))
-        response += tlv(0x8E, retail_mac(ks_mac, ssc.to_bytes(8, "big") + response))
-        self.session[2] = ssc
+        response += tlv(0x8E, session.mac(session.counter() + response))
         return response + sw(0x9000)
 
     def dispatch(self, ins, p1, p2, data, expected):
@@ -288,10 +441,14 @@ def main():
     parser.add_argument("--passport", required=True, type=Path)
     parser.add_argument("--port", required=True, type=int)
     parser.add_argument("--not-passport", action="store_true")
+    access = parser.add_mutually_exclusive_group()
+    access.add_argument("--pace", action="store_true", help="offer PACE as well as BAC")
+    access.add_argument("--pace-only", action="store_true", help="offer PACE, refuse BAC")
     parser.add_argument("--remove-after", type=int)
     parser.add_argument("--slip-after", type=int)
     options = parser.parse_args()
-    serve(Chip(options.passport, options.not_passport), options.port, options.remove_after, options.slip_after)
+    chip = Chip(options.passport, options.not_passport, pace=options.pace or options.pace_only, bac=not options.pace_only)
+    serve(chip, options.port, options.remove_after, options.slip_after)
 
 
 if __name__ == "__main__":
