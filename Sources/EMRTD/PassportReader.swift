@@ -146,18 +146,24 @@ public final class PassportReader {
 
     /// Opens the chip with PACE where it was found in EF.CardAccess, else BAC, then selects the
     /// eMRTD application (under secure messaging after PACE, in the clear before BAC).
+    ///
+    /// With an MRZ key, a PACE run that the chip breaks off for any reason but a refused key falls
+    /// back to BAC, as chips that list PACE also take BAC unless they have switched it off; if BAC
+    /// fails too for a reason other than the key or the link, the PACE failure is reported.
     private func openChip() throws(ChipError) {
         session.secureMessaging = nil
+        var paceFailure: ChipError?
         if let pace {
             do {
                 try PACE.authenticate(session, key: key, info: pace)
                 accessControlUsed = "PACE"
                 try selectApplication()
                 return
-            } catch ChipError.accessControlUnavailable(let reason) {
-                // The chip listed PACE but refused it: BAC is the only way left, with the MRZ.
-                guard case .mrz = key else { throw ChipError.accessControlUnavailable(reason) }
+            } catch {
+                guard case .mrz = key, Self.mayTryBasicAccessControl(after: error) else { throw error }
+                paceFailure = error
                 self.pace = nil
+                session.secureMessaging = nil
             }
         }
         guard case .mrz(let mrzKey) = key else {
@@ -166,9 +172,25 @@ public final class PassportReader {
                     ? "a card access number needs PACE"
                     : "the chip does not offer PACE, which a card access number needs")
         }
-        try selectApplication()
-        try BasicAccessControl.authenticate(session, key: mrzKey, random: try random())
+        do {
+            try selectApplication()
+            try BasicAccessControl.authenticate(session, key: mrzKey, random: try random())
+        } catch {
+            switch error {
+            case .accessDenied, .transport, .cancelled: throw error
+            default: throw paceFailure ?? error
+            }
+        }
         accessControlUsed = "BAC"
+    }
+
+    /// Whether a PACE failure leaves BAC worth trying: not after a refused key, a lost card, a
+    /// cancel, or a card without the passport application.
+    private static func mayTryBasicAccessControl(after error: ChipError) -> Bool {
+        switch error {
+        case .accessControlUnavailable, .unexpectedStatus, .secureMessaging, .malformed, .crypto: return true
+        case .accessDenied, .transport, .cancelled, .notATravelDocument, .invalidKey: return false
+        }
     }
 
     private func selectApplication() throws(ChipError) {

@@ -172,4 +172,39 @@ final class PACEWorkedExampleTests: XCTestCase {
             XCTAssertThrowsError(try AccessKey.cardAccessNumber(checking: bad), bad)
         }
     }
+
+    /// A chip that lists PACE, then breaks it off at step 1, before it answers BAC's GET CHALLENGE with `challengeAnswer`.
+    func readerAfterBrokenPACE(challengeAnswer: String) -> (PassportReader, ScriptedChannel) {
+        let chip = ScriptedChannel([
+            ("00A4020C02011C", "9000"),
+            ("00B0000000", "31143012060A04007F0007020204020202010202010D9000"),
+            ("0022C1A40F800A04007F00070202040202830101", "9000"),
+            ("10860000027C0000", "6A80"),
+            ("00A4040C07A0000002471001", "9000"),
+            ("0084000008", challengeAnswer),
+            (nil, "6300"),
+        ])
+        let reader = PassportReader(
+            channel: chip, key: .mrz(key), readSize: .automatic, files: [.dg1],
+            random: { () throws(ChipError) in
+                .init(nonce: bytes("781723860C06C226"), keyMaterial: bytes("0B795240CB7049B01C19B33E32804F0B"))
+            })
+        return (reader, chip)
+    }
+
+    func testBrokenPACEFallsBackToBasicAccessControl() {
+        let (reader, _) = readerAfterBrokenPACE(challengeAnswer: "4608F919887022129000")
+        // BAC ran (and the scripted chip refused its key): its verdict is the one reported.
+        XCTAssertThrowsError(try reader.read()) { error in
+            XCTAssertEqual(error as? ChipError, .accessDenied(sw: 0x6300))
+        }
+    }
+
+    func testWhenBasicAccessControlIsOffTooThePACEFailureIsReported() {
+        let (reader, _) = readerAfterBrokenPACE(challengeAnswer: "6982")
+        XCTAssertThrowsError(try reader.read()) { error in
+            XCTAssertEqual(
+                error as? ChipError, .unexpectedStatus(step: "GENERAL AUTHENTICATE (PACE step 1)", sw: 0x6A80))
+        }
+    }
 }
