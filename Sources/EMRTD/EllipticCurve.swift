@@ -39,14 +39,17 @@ final class EllipticCurve {
 
     /// A random private key in [1, order - 1].
     func randomScalar() throws(ChipError) -> [UInt8] {
-        let order = try withOrder { order throws(ChipError) -> [UInt8] in
-            try scalarBytes { scalar throws(ChipError) in
-                repeat {
-                    guard BN_rand_range(scalar, order) == 1 else { throw ChipError.crypto("BN_rand_range") }
-                } while BN_is_zero(scalar) == 1
-            }
+        guard let order = EC_GROUP_get0_order(group) else { throw ChipError.crypto("EC_GROUP_get0_order") }
+        guard let scalar = BN_new() else { throw ChipError.crypto("BN_new") }
+        defer { BN_clear_free(scalar) }
+        repeat {
+            guard BN_rand_range(scalar, order) == 1 else { throw ChipError.crypto("BN_rand_range") }
+        } while BN_is_zero(scalar) == 1
+        var bytes = [UInt8](repeating: 0, count: fieldSize)
+        guard BN_bn2binpad(scalar, &bytes, Int32(fieldSize)) == Int32(fieldSize) else {
+            throw ChipError.crypto("BN_bn2binpad")
         }
-        return order
+        return bytes
     }
 
     /// `scalar * G + point` with the curve's own generator `G`; `point` may be `nil`.
@@ -110,22 +113,5 @@ final class EllipticCurve {
         guard let number = BN_bin2bn(bytes, Int32(bytes.count), nil) else { throw ChipError.crypto("BN_bin2bn") }
         defer { BN_clear_free(number) }
         return try body(number)
-    }
-
-    private func withOrder<T>(_ body: (OpaquePointer) throws(ChipError) -> T) throws(ChipError) -> T {
-        guard let order = EC_GROUP_get0_order(group) else { throw ChipError.crypto("EC_GROUP_get0_order") }
-        return try body(order)
-    }
-
-    /// A new big number filled by `fill`, returned as bytes of the field's size.
-    private func scalarBytes(_ fill: (OpaquePointer) throws(ChipError) -> Void) throws(ChipError) -> [UInt8] {
-        guard let number = BN_new() else { throw ChipError.crypto("BN_new") }
-        defer { BN_clear_free(number) }
-        try fill(number)
-        var bytes = [UInt8](repeating: 0, count: fieldSize)
-        guard BN_bn2binpad(number, &bytes, Int32(fieldSize)) == Int32(fieldSize) else {
-            throw ChipError.crypto("BN_bn2binpad")
-        }
-        return bytes
     }
 }

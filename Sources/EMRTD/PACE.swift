@@ -118,10 +118,7 @@ enum PACE {
             throw ChipError.malformed(
                 file: "GENERAL AUTHENTICATE (PACE step 1)", reason: "the nonce is not whole blocks")
         }
-        switch info.cipher {
-        case .tripleDES: return try ChipCrypto.tripleDES(encrypted, key: key, encrypt: false)
-        case .aes: return try ChipCrypto.aes(encrypted, key: key, iv: [UInt8](repeating: 0, count: 16), encrypt: false)
-        }
+        return try info.cipher.crypt(encrypted, key: key, encrypt: false)
     }
 
     /// The authentication token: the MAC of the public key data object (7F49: protocol and point).
@@ -129,9 +126,6 @@ enum PACE {
         let keyData = TLV.encode(
             tag: 0x7F49,
             value: TLV.encode(tag: 0x06, value: info.protocolIdentifier) + TLV.encode(tag: 0x86, value: point))
-        switch info.cipher {
-        case .tripleDES: return try ChipCrypto.retailMAC(keyData, key: macKey)
-        case .aes: return Array(try ChipCrypto.aesCMAC(keyData, key: macKey).prefix(8))
-        }
+        return try info.cipher.mac(keyData, key: macKey)
     }
 }

@@ -13,14 +13,6 @@ public final class PassportReader {
         case shortOnly
     }
 
-    /// Which access control to use.
-    public enum AccessControl: String, Sendable, Equatable {
-        /// PACE when EF.CardAccess offers a set-up this host runs, else BAC (an MRZ key only).
-        case automatic
-        /// BAC even when the chip offers PACE (for comparisons; a CAN cannot be used).
-        case basicOnly
-    }
-
     /// Progress, for a window or a log.
     public enum Progress: Sendable, Equatable {
         case authenticating
@@ -44,7 +36,6 @@ public final class PassportReader {
     private let session: ChipSession
     private let key: AccessKey
     private let readSize: ReadSize
-    private let accessControlChoice: AccessControl
     private var extendedAllowed: Bool
     private let files: [LDSFile]
     private let random: () throws(ChipError) -> BasicAccessControl.TerminalRandom
@@ -60,31 +51,30 @@ public final class PassportReader {
     /// A reader over `channel` with the MRZ key `key`.
     public convenience init(
         channel: any CardChannel, key: MRZKey, readSize: ReadSize = .automatic,
-        accessControl: AccessControl = .automatic, files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
+        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
     ) {
-        self.init(channel: channel, key: .mrz(key), readSize: readSize, accessControl: accessControl, files: files)
+        self.init(channel: channel, key: .mrz(key), readSize: readSize, files: files)
     }
 
     /// A reader over `channel` with the access key `key` (MRZ or card access number).
     public convenience init(
         channel: any CardChannel, key: AccessKey, readSize: ReadSize = .automatic,
-        accessControl: AccessControl = .automatic, files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
+        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
     ) {
         self.init(
-            channel: channel, key: key, readSize: readSize, accessControl: accessControl, files: files,
+            channel: channel, key: key, readSize: readSize, files: files,
             random: { () throws(ChipError) in
                 try .fresh()
             })
     }
 
     init(
-        channel: any CardChannel, key: AccessKey, readSize: ReadSize, accessControl: AccessControl = .automatic,
-        files: [LDSFile], random: @escaping () throws(ChipError) -> BasicAccessControl.TerminalRandom
+        channel: any CardChannel, key: AccessKey, readSize: ReadSize, files: [LDSFile],
+        random: @escaping () throws(ChipError) -> BasicAccessControl.TerminalRandom
     ) {
         session = ChipSession(channel: channel)
         self.key = key
         self.readSize = readSize
-        self.accessControlChoice = accessControl
         self.extendedAllowed = readSize == .automatic
         self.files = files
         self.random = random
@@ -107,10 +97,8 @@ public final class PassportReader {
             started = now
         }
         onProgress?(.authenticating)
-        if accessControlChoice == .automatic {
-            pace = try readCardAccess()
-            lap("CardAccess")
-        }
+        pace = try readCardAccess()
+        lap("CardAccess")
         try openChip()
         lap(accessControlUsed)
         var contents: [LDSFile: [UInt8]] = [:]
@@ -167,10 +155,7 @@ public final class PassportReader {
             }
         }
         guard case .mrz(let mrzKey) = key else {
-            throw ChipError.accessControlUnavailable(
-                accessControlChoice == .basicOnly
-                    ? "a card access number needs PACE"
-                    : "the chip does not offer PACE, which a card access number needs")
+            throw ChipError.accessControlUnavailable("the chip does not offer PACE, which a card access number needs")
         }
         do {
             try selectApplication()

@@ -10,6 +10,25 @@ struct SecureMessaging {
         case aes
 
         var blockSize: Int { self == .aes ? 16 : 8 }
+
+        /// CBC encryption or decryption of whole blocks; `iv` defaults to zeros (3DES always uses zeros).
+        func crypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]? = nil, encrypt: Bool) throws(ChipError) -> [UInt8] {
+            switch self {
+            case .tripleDES: return try ChipCrypto.tripleDES(data, key: key, encrypt: encrypt)
+            case .aes:
+                return try ChipCrypto.aes(
+                    data, key: key, iv: iv ?? [UInt8](repeating: 0, count: 16), encrypt: encrypt)
+            }
+        }
+
+        /// The 8-byte MAC of `message`: the retail MAC (its padding included) for 3DES, AES-CMAC of
+        /// the bytes as given for AES.
+        func mac(_ message: [UInt8], key: [UInt8]) throws(ChipError) -> [UInt8] {
+            switch self {
+            case .tripleDES: return try ChipCrypto.retailMAC(message, key: key)
+            case .aes: return Array(try ChipCrypto.aesCMAC(message, key: key).prefix(8))
+            }
+        }
     }
 
     let cipher: Cipher
@@ -37,7 +56,8 @@ struct SecureMessaging {
             [command.cla | 0x0C, command.ins, command.p1, command.p2], blockSize: cipher.blockSize)
         var objects: [UInt8] = []
         if !command.data.isEmpty {
-            let encrypted = try encrypt(ChipCrypto.paddedISO9797(command.data, blockSize: cipher.blockSize))
+            let encrypted = try crypt(
+                ChipCrypto.paddedISO9797(command.data, blockSize: cipher.blockSize), encrypt: true)
             objects += TLV.encode(tag: 0x87, value: [0x01] + encrypted)
         }
         var extended = command.forceExtended
@@ -98,39 +118,22 @@ struct SecureMessaging {
         var data: [UInt8] = []
         if let encrypted {
             guard encrypted.count % cipher.blockSize == 0,
-                let plain = ChipCrypto.unpaddedISO9797(try decrypt(encrypted))
+                let plain = ChipCrypto.unpaddedISO9797(try crypt(encrypted, encrypt: false))
             else { throw ChipError.secureMessaging(step: step, reason: "the response data is not padded correctly") }
             data = plain
         }
         return ResponseAPDU(data: data, sw: status ?? response.sw)
     }
 
-    /// The 8-byte MAC of `input` (padded here) under the session's MAC key.
+    /// The 8-byte MAC of `input` under the session's MAC key. AES sessions pad the input to whole
+    /// blocks before CMAC; the retail MAC pads by itself.
     private func mac(_ input: [UInt8]) throws(ChipError) -> [UInt8] {
-        switch cipher {
-        case .tripleDES:
-            return try ChipCrypto.retailMAC(input, key: macKey)
-        case .aes:
-            return Array(try ChipCrypto.aesCMAC(ChipCrypto.paddedISO9797(input, blockSize: 16), key: macKey).prefix(8))
-        }
+        try cipher.mac(cipher == .aes ? ChipCrypto.paddedISO9797(input, blockSize: 16) : input, key: macKey)
     }
 
-    private func encrypt(_ padded: [UInt8]) throws(ChipError) -> [UInt8] {
-        switch cipher {
-        case .tripleDES: return try ChipCrypto.tripleDES(padded, key: encryptionKey, encrypt: true)
-        case .aes: return try ChipCrypto.aes(padded, key: encryptionKey, iv: try initialVector(), encrypt: true)
-        }
-    }
-
-    private func decrypt(_ encrypted: [UInt8]) throws(ChipError) -> [UInt8] {
-        switch cipher {
-        case .tripleDES: return try ChipCrypto.tripleDES(encrypted, key: encryptionKey, encrypt: false)
-        case .aes: return try ChipCrypto.aes(encrypted, key: encryptionKey, iv: try initialVector(), encrypt: false)
-        }
-    }
-
-    /// AES sessions encrypt each message with IV = E(K_enc, SSC), the counter already stepped.
-    private func initialVector() throws(ChipError) -> [UInt8] {
-        try ChipCrypto.aesBlock(counterBytes, key: encryptionKey)
+    /// Encrypts or decrypts message data; AES sessions use IV = E(K_enc, SSC), the counter already stepped.
+    private func crypt(_ data: [UInt8], encrypt: Bool) throws(ChipError) -> [UInt8] {
+        let iv = cipher == .aes ? try ChipCrypto.aesBlock(counterBytes, key: encryptionKey) : nil
+        return try cipher.crypt(data, key: encryptionKey, iv: iv, encrypt: encrypt)
     }
 }
