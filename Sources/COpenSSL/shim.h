@@ -11,6 +11,7 @@
 #include <openssl/bio.h>
 #include <openssl/objects.h>
 #include <openssl/ec.h>
+#include <openssl/rsa.h>
 #include <openssl/bn.h>
 #include <openssl/rand.h>
 #include <openssl/core_names.h>

@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// The elliptic-curve arithmetic PACE needs, on one of the standardized domain parameters, through
+/// The elliptic-curve arithmetic PACE and Chip Authentication need, on a standardized or given curve, through
 /// libcrypto's EC_POINT functions. Points travel as uncompressed encodings (`04 || x || y`), scalars
 /// as big-endian bytes.
 final class EllipticCurve {
@@ -18,11 +18,27 @@ final class EllipticCurve {
 
     static func supports(parameterID: Int) -> Bool { curves[parameterID] != nil }
 
-    init(parameterID: Int) throws(ChipError) {
+    convenience init(parameterID: Int) throws(ChipError) {
         guard let nid = Self.curves[parameterID] else {
             throw ChipError.crypto("no elliptic curve for domain parameters \(parameterID)")
         }
         guard let group = EC_GROUP_new_by_curve_name(nid) else { throw ChipError.crypto("EC_GROUP_new_by_curve_name") }
+        try self.init(owning: group)
+    }
+
+    /// The curve of DER-encoded ECParameters (a named curve's object identifier, or explicit
+    /// parameters, as a SubjectPublicKeyInfo carries them).
+    convenience init(parameters: ArraySlice<UInt8>) throws(ChipError) {
+        let bytes = Array(parameters)
+        let group = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor = buffer.baseAddress
+            return d2i_ECPKParameters(nil, &cursor, buffer.count)
+        }
+        guard let group else { throw ChipError.crypto("elliptic-curve parameters libcrypto cannot read") }
+        try self.init(owning: group)
+    }
+
+    private init(owning group: OpaquePointer) throws(ChipError) {
         guard let context = BN_CTX_new() else {
             EC_GROUP_free(group)
             throw ChipError.crypto("BN_CTX_new")

@@ -6,6 +6,10 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
     case dg1 = "DG1"
     /// DG2: the encoded face.
     case dg2 = "DG2"
+    /// DG14: the chip's security options, among them its Chip Authentication key.
+    case dg14 = "DG14"
+    /// DG15: the chip's Active Authentication public key.
+    case dg15 = "DG15"
     /// EF.SOD: the Document Security Object (data group hashes, signed by the Document Signer).
     case securityObject = "SOD"
 
@@ -15,6 +19,8 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         case .common: return 0x011E
         case .dg1: return 0x0101
         case .dg2: return 0x0102
+        case .dg14: return 0x010E
+        case .dg15: return 0x010F
         case .securityObject: return 0x011D
         }
     }
@@ -24,6 +30,19 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .dg1: return 1
         case .dg2: return 2
+        case .dg14: return 14
+        case .dg15: return 15
+        case .common, .securityObject: return nil
+        }
+    }
+
+    /// The tag EF.COM lists for this data group; `nil` for EF.COM and EF.SOD.
+    var commonTag: UInt8? {
+        switch self {
+        case .dg1: return 0x61
+        case .dg2: return 0x75
+        case .dg14: return 0x6E
+        case .dg15: return 0x6F
         case .common, .securityObject: return nil
         }
     }

@@ -77,6 +77,16 @@ enum KeyDerivation {
         return hash.prefix(16).map(withOddParity)
     }
 
+    /// KDF(K, c) of ICAO Doc 9303-11, 9.7.1, for a session cipher: the 3DES key above, or the
+    /// first `keyLength` bytes of SHA-1 (AES-128) or SHA-256 (AES-192, AES-256).
+    static func sessionKey(
+        secret: [UInt8], counter: UInt8, cipher: SecureMessaging.Cipher, keyLength: Int
+    ) throws(ChipError) -> [UInt8] {
+        if cipher == .tripleDES { return try tripleDESKey(seed: secret, counter: counter) }
+        let hash = try ChipCrypto.digest(secret + [0, 0, 0, counter], algorithm: keyLength == 16 ? .sha1 : .sha256)
+        return Array(hash.prefix(keyLength))
+    }
+
     static func withOddParity(_ byte: UInt8) -> UInt8 {
         let high = byte & 0xFE
         return high.nonzeroBitCount % 2 == 0 ? high | 1 : high

@@ -105,12 +105,9 @@ enum PACE {
         return Array(object.value)
     }
 
-    /// KDF(K, c) of 9303-11, 9.7.1: SHA-1 for 3DES and AES-128, SHA-256 for AES-192 and AES-256.
+    /// KDF(K, c) of 9303-11, 9.7.1, for the PACE set-up's cipher.
     static func deriveKey(_ secret: [UInt8], counter: UInt8, info: PACEInfo) throws(ChipError) -> [UInt8] {
-        if info.cipher == .tripleDES { return try KeyDerivation.tripleDESKey(seed: secret, counter: counter) }
-        let hash = try ChipCrypto.digest(
-            secret + [0, 0, 0, counter], algorithm: info.keyLength == 16 ? .sha1 : .sha256)
-        return Array(hash.prefix(info.keyLength))
+        try KeyDerivation.sessionKey(secret: secret, counter: counter, cipher: info.cipher, keyLength: info.keyLength)
     }
 
     static func decryptNonce(_ encrypted: [UInt8], key: [UInt8], info: PACEInfo) throws(ChipError) -> [UInt8] {

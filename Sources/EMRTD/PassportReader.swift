@@ -1,6 +1,8 @@
 /// Reads an eMRTD chip: opens it with PACE where the chip offers it (else Basic Access Control),
 /// selects the application, reads EF.COM, DG1, DG2 and EF.SOD under secure messaging, and
-/// parses what it read.
+/// parses what it read. When EF.COM lists DG14 or DG15, it reads them too and checks that the chip
+/// is genuine: Chip Authentication right after DG14 (the rest is read under its keys), Active
+/// Authentication at the end.
 ///
 /// Blocking: run it off the main thread. One reader reads one chip once.
 public final class PassportReader {
@@ -38,6 +40,7 @@ public final class PassportReader {
     private let readSize: ReadSize
     private var extendedAllowed: Bool
     private let files: [LDSFile]
+    private let checksAuthenticity: Bool
     private let random: () throws(ChipError) -> BasicAccessControl.TerminalRandom
     /// The PACE set-up in use, once EF.CardAccess has been read.
     private var pace: PACEInfo?
@@ -51,18 +54,21 @@ public final class PassportReader {
     /// A reader over `channel` with the MRZ key `key`.
     public convenience init(
         channel: any CardChannel, key: MRZKey, readSize: ReadSize = .automatic,
-        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
-    ) {
-        self.init(channel: channel, key: .mrz(key), readSize: readSize, files: files)
-    }
-
-    /// A reader over `channel` with the access key `key` (MRZ or card access number).
-    public convenience init(
-        channel: any CardChannel, key: AccessKey, readSize: ReadSize = .automatic,
-        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
+        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject], checksAuthenticity: Bool = true
     ) {
         self.init(
-            channel: channel, key: key, readSize: readSize, files: files,
+            channel: channel, key: .mrz(key), readSize: readSize, files: files, checksAuthenticity: checksAuthenticity)
+    }
+
+    /// A reader over `channel` with the access key `key` (MRZ or card access number). With
+    /// `checksAuthenticity` (and EF.COM among `files`), DG14 and DG15 are read and Chip and Active
+    /// Authentication run where EF.COM lists them.
+    public convenience init(
+        channel: any CardChannel, key: AccessKey, readSize: ReadSize = .automatic,
+        files: [LDSFile] = [.common, .dg1, .dg2, .securityObject], checksAuthenticity: Bool = true
+    ) {
+        self.init(
+            channel: channel, key: key, readSize: readSize, files: files, checksAuthenticity: checksAuthenticity,
             random: { () throws(ChipError) in
                 try .fresh()
             })
@@ -70,6 +76,7 @@ public final class PassportReader {
 
     init(
         channel: any CardChannel, key: AccessKey, readSize: ReadSize, files: [LDSFile],
+        checksAuthenticity: Bool = true,
         random: @escaping () throws(ChipError) -> BasicAccessControl.TerminalRandom
     ) {
         session = ChipSession(channel: channel)
@@ -77,6 +84,7 @@ public final class PassportReader {
         self.readSize = readSize
         self.extendedAllowed = readSize == .automatic
         self.files = files
+        self.checksAuthenticity = checksAuthenticity
         self.random = random
     }
 
@@ -102,12 +110,142 @@ public final class PassportReader {
         try openChip()
         lap(accessControlUsed)
         var contents: [LDSFile: [UInt8]] = [:]
-        for (index, file) in files.enumerated() {
-            contents[file] = try readFile(file, index: index)
+        var plan = files
+        let unchecked = ChipAuthenticity(status: .notChecked, reason: "EF.COM was not read")
+        var chipAuthentication = checksAuthenticity ? unchecked : ChipAuthenticity(status: .notChecked)
+        var activeAuthentication = chipAuthentication
+        var securityOptions: SecurityOptions?
+        var index = 0
+        while index < plan.count {
+            let file = plan[index]
+            if file == .dg14 || file == .dg15 {
+                contents[file] = try readOptionalFile(file, index: index, count: plan.count)
+            } else {
+                contents[file] = try readFile(file, index: index, count: plan.count)
+            }
             lap(file.rawValue)
+            if file == .common, checksAuthenticity, let common = contents[.common] {
+                plan = Self.plan(files, listedIn: common)
+                chipAuthentication = .absent
+                activeAuthentication = .absent
+            } else if file == .dg14 {
+                (securityOptions, chipAuthentication) = Self.securityOptions(in: contents[.dg14])
+                if let securityOptions {
+                    chipAuthentication = try authenticateChip(securityOptions.chipAuthentication)
+                    lap("ChipAuthentication")
+                }
+            }
+            index += 1
+        }
+        if plan.contains(.dg15) {
+            activeAuthentication = try authenticateActively(
+                contents[.dg15], digest: securityOptions?.activeAuthenticationDigest)
+            lap("ActiveAuthentication")
         }
         return ChipContents(
-            files: contents, accessControl: accessControlUsed, commandCount: session.commandCount, timings: timings)
+            files: contents, accessControl: accessControlUsed, commandCount: session.commandCount, timings: timings,
+            chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication)
+    }
+
+    /// `files` with DG14 (right after EF.COM) and DG15 (before EF.SOD, else last) added when EF.COM
+    /// lists them.
+    static func plan(_ files: [LDSFile], listedIn common: [UInt8]) -> [LDSFile] {
+        let listed = (try? TLV.find(0x5C, in: common[...])).map { Set($0.value) } ?? []
+        var plan = files.filter { $0 != .dg14 && $0 != .dg15 }
+        if listed.contains(LDSFile.dg14.commonTag ?? 0) {
+            plan.insert(.dg14, at: (plan.firstIndex(of: .common) ?? -1) + 1)
+        }
+        if listed.contains(LDSFile.dg15.commonTag ?? 0) {
+            plan.insert(.dg15, at: plan.firstIndex(of: .securityObject) ?? plan.count)
+        }
+        return plan
+    }
+
+    /// DG14 parsed, or the verdict when it cannot be.
+    private static func securityOptions(in file: [UInt8]?) -> (SecurityOptions?, ChipAuthenticity) {
+        guard let file else {
+            return (
+                nil, ChipAuthenticity(status: .notChecked, reason: "EF.COM lists DG14, but the chip did not give it")
+            )
+        }
+        do {
+            return (try SecurityOptions(dataGroup14: file), .absent)
+        } catch {
+            return (nil, ChipAuthenticity(status: .notChecked, reason: error.description))
+        }
+    }
+
+    /// Runs Chip Authentication when DG14 offers a key this host can use. A chip that does not
+    /// prove it holds the key is opened again, and the read goes on without it.
+    private func authenticateChip(_ offer: SecurityOptions.ChipAuthenticationOffer) throws(ChipError)
+        -> ChipAuthenticity
+    {
+        let key: SecurityOptions.ChipAuthenticationKey
+        switch offer {
+        case .none: return .absent
+        case .unsupported(let reason): return ChipAuthenticity(status: .notChecked, reason: reason)
+        case .supported(let supported): key = supported
+        }
+        let agreement: ChipAuthentication.Agreement
+        do {
+            agreement = try ChipAuthentication.Agreement(key: key)
+        } catch {
+            return ChipAuthenticity(status: .notChecked, algorithm: key.algorithm, reason: error.description)
+        }
+        do {
+            try ChipAuthentication.run(agreement, on: session)
+            // The chip's first answer under the new keys is the proof.
+            try reselect(.dg14)
+            return ChipAuthenticity(status: .valid, algorithm: key.algorithm)
+        } catch {
+            switch error {
+            case .transport, .cancelled: throw error
+            default:
+                try openChip()
+                return ChipAuthenticity(status: .invalid, algorithm: key.algorithm, reason: error.description)
+            }
+        }
+    }
+
+    /// Asks the chip to sign a fresh challenge with the key of DG15 and checks the signature.
+    private func authenticateActively(_ file: [UInt8]?, digest: DigestAlgorithm?) throws(ChipError)
+        -> ChipAuthenticity
+    {
+        guard let file else {
+            return ChipAuthenticity(status: .notChecked, reason: "EF.COM lists DG15, but the chip did not give it")
+        }
+        let key: ActiveAuthentication.PublicKey
+        do {
+            key = try ActiveAuthentication.PublicKey(dataGroup15: file)
+        } catch {
+            return ChipAuthenticity(status: .notChecked, reason: error.description)
+        }
+        let kind = key.isRSA ? "RSA-\(key.bits)" : "ECDSA-\(key.bits)"
+        let challenge = try ChipCrypto.randomBytes(ActiveAuthentication.challengeLength)
+        let step = "INTERNAL AUTHENTICATE"
+        let answer: ResponseAPDU
+        do {
+            answer = try session.send(
+                CommandAPDU(
+                    cla: 0x00, ins: 0x88, p1: 0, p2: 0, data: challenge,
+                    expectedLength: key.signatureLength > Self.shortReadSize && extendedAllowed ? 65536 : 256),
+                step: step)
+        } catch {
+            switch error {
+            case .transport, .cancelled: throw error
+            default: return ChipAuthenticity(status: .invalid, algorithm: kind, reason: error.description)
+            }
+        }
+        guard answer.isSuccess else {
+            return ChipAuthenticity(
+                status: .invalid, algorithm: kind, reason: "the chip answered \(hex(answer.sw)) to \(step)")
+        }
+        guard let scheme = ActiveAuthentication.verify(answer.data, of: challenge, with: key, digest: digest) else {
+            return ChipAuthenticity(
+                status: .invalid, algorithm: kind,
+                reason: "the chip's signature of the challenge does not verify with the key in DG15")
+        }
+        return ChipAuthenticity(status: .valid, algorithm: scheme)
     }
 
     /// The strongest PACE set-up in EF.CardAccess that this host runs; `nil` when the chip has no
@@ -185,14 +323,26 @@ public final class PassportReader {
         guard answer.isSuccess else { throw ChipError.notATravelDocument(sw: answer.sw) }
     }
 
-    private func readFile(_ file: LDSFile, index: Int) throws(ChipError) -> [UInt8] {
+    /// Reads DG14 or DG15, which EF.COM listed: `nil` when the chip refuses them (the session is
+    /// opened again if the refusal ended secure messaging).
+    private func readOptionalFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8]? {
+        do {
+            return try readFile(file, index: index, count: count)
+        } catch {
+            guard case .unexpectedStatus = error else { throw error }
+            if session.secureMessaging == nil { try openChip() }
+            return nil
+        }
+    }
+
+    private func readFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8] {
         let step = "SELECT \(file.rawValue)"
         let id = file.fileIdentifier
         let selected = try session.send(
             CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(id >> 8), UInt8(id & 0xFF)]), step: step)
         guard selected.isSuccess else { throw ChipError.unexpectedStatus(step: step, sw: selected.sw) }
 
-        onProgress?(.reading(file: file, index: index, count: files.count, bytesRead: 0, totalBytes: 0))
+        onProgress?(.reading(file: file, index: index, count: count, bytesRead: 0, totalBytes: 0))
         // The first read takes a whole short chunk: small files need no second APDU, and the
         // header tells the length of large ones.
         var data = try readBinary(file, offset: 0, length: Self.shortReadSize, allowShortAnswer: true)
@@ -203,7 +353,7 @@ public final class PassportReader {
         }
         while data.count < header {
             onProgress?(
-                .reading(file: file, index: index, count: files.count, bytesRead: data.count, totalBytes: header))
+                .reading(file: file, index: index, count: count, bytesRead: data.count, totalBytes: header))
             let remaining = header - data.count
             let wanted = min(remaining, extendedAllowed ? Self.extendedReadSize : Self.shortReadSize)
             let chunk: [UInt8]
@@ -228,7 +378,7 @@ public final class PassportReader {
             }
             data += chunk
         }
-        onProgress?(.reading(file: file, index: index, count: files.count, bytesRead: header, totalBytes: header))
+        onProgress?(.reading(file: file, index: index, count: count, bytesRead: header, totalBytes: header))
         return Array(data.prefix(header))
     }
 
@@ -289,8 +439,25 @@ public struct ChipContents: Sendable {
     /// APDUs exchanged.
     public let commandCount: Int
     /// How long each step took: `CardAccess` (reading it), `PACE` or `BAC` (with selecting the
-    /// application), then each file by name.
+    /// application), then each file by name, with `ChipAuthentication` after DG14 and
+    /// `ActiveAuthentication` last when they ran.
     public let timings: [(String, Duration)]
+    /// Chip Authentication's verdict (DG14).
+    public let chipAuthentication: ChipAuthenticity
+    /// Active Authentication's verdict (DG15).
+    public let activeAuthentication: ChipAuthenticity
+
+    init(
+        files: [LDSFile: [UInt8]], accessControl: String, commandCount: Int, timings: [(String, Duration)],
+        chipAuthentication: ChipAuthenticity = .absent, activeAuthentication: ChipAuthenticity = .absent
+    ) {
+        self.files = files
+        self.accessControl = accessControl
+        self.commandCount = commandCount
+        self.timings = timings
+        self.chipAuthentication = chipAuthentication
+        self.activeAuthentication = activeAuthentication
+    }
 
     /// The MRZ in DG1.
     public func mrz() throws(ChipError) -> MRZ {

@@ -50,6 +50,8 @@ public final class NFCReadCapability {
         public let commandCount: Int
         public let timings: [(String, Duration)]
         public let passiveAuthentication: PassiveAuthentication.Status
+        public let chipAuthentication: ChipAuthenticity.Status
+        public let activeAuthentication: ChipAuthenticity.Status
     }
 
     private let host: BridgeHost
@@ -190,7 +192,9 @@ public final class NFCReadCapability {
                     ReadReport(
                         readerName: readerName, commandCount: success.contents.commandCount,
                         timings: success.contents.timings + [("verify", success.verifyDuration)],
-                        passiveAuthentication: success.passiveAuthentication.status))
+                        passiveAuthentication: success.passiveAuthentication.status,
+                        chipAuthentication: success.contents.chipAuthentication.status,
+                        activeAuthentication: success.contents.activeAuthentication.status))
                 responder.respond(status: .success, data: Self.responseData(success), error: nil)
                 return
             case .failure(let failure):
@@ -257,7 +261,16 @@ public final class NFCReadCapability {
             "dataGroupsRead": .array(read.contents.dataGroupNames.map(JSONValue.string)),
             "accessControl": .string(read.contents.accessControl),
             "passiveAuthentication": .object(authentication),
+            "chipAuthentication": authenticity(read.contents.chipAuthentication),
+            "activeAuthentication": authenticity(read.contents.activeAuthentication),
         ]
+    }
+
+    private static func authenticity(_ verdict: ChipAuthenticity) -> JSONValue {
+        var object: [String: JSONValue] = ["status": .string(verdict.status.rawValue)]
+        if let algorithm = verdict.algorithm { object["algorithm"] = .string(algorithm) }
+        if let reason = verdict.reason { object["reason"] = .string(reason) }
+        return .object(object)
     }
 }
 

@@ -274,6 +274,7 @@ public final class NFCReadWindow {
         case .common: return tr("Reading the chip's table of contents")
         case .dg1: return tr("Reading your personal details")
         case .dg2: return tr("Reading your photo")
+        case .dg14, .dg15: return tr("Checking that the chip is genuine")
         case .securityObject: return tr("Reading the document's security data")
         }
     }

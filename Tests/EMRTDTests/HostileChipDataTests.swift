@@ -28,7 +28,7 @@ final class HostileChipDataTests: XCTestCase {
         return [0x75, UInt8(group.count)] + group
     }()
 
-    func mutations(of seed: [UInt8], count: Int, generator: inout Generator) -> [[UInt8]] {
+    static func mutations(of seed: [UInt8], count: Int, generator: inout Generator) -> [[UInt8]] {
         (0..<count).map { _ in
             var bytes = seed
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
@@ -54,7 +54,7 @@ final class HostileChipDataTests: XCTestCase {
     func testMutatedDataGroupsNeverCrashTheParsers() {
         var generator = Generator(state: 9303)
         for seed in [Self.dg1, Self.dg2] {
-            for bytes in mutations(of: seed, count: 3000, generator: &generator) {
+            for bytes in Self.mutations(of: seed, count: 3000, generator: &generator) {
                 _ = try? TLV.sequence(bytes[...])
                 _ = try? TLV.find(0x5F1F, in: bytes[...])
                 _ = try? FaceImage(dataGroup2: bytes)
@@ -70,7 +70,7 @@ final class HostileChipDataTests: XCTestCase {
 
     func testMutatedCardAccessAndPACEAnswersNeverCrash() {
         var generator = Generator(state: 11)
-        for bytes in mutations(
+        for bytes in Self.mutations(
             of: bytes("31143012060A04007F0007020204020202010202010D"), count: 3000, generator: &generator)
         {
             _ = try? PACEInfo.supported(inCardAccess: bytes)
@@ -83,7 +83,7 @@ final class HostileChipDataTests: XCTestCase {
             mappingKey: bytes("7F4EF07B9EA82FD78AD689B38D0BC78CF21F249D953BC46F4C6E19259C010F99"),
             ephemeralKey: bytes("A73FB703AC1436A18E0CFA5ABB3F7BEC7A070E7A6788486BEE230C4A22762595"))
         for index in 1..<exchange.count {
-            for answer in mutations(of: bytes(exchange[index].1), count: 200, generator: &generator) {
+            for answer in Self.mutations(of: bytes(exchange[index].1), count: 200, generator: &generator) {
                 var script: [(String?, String)] = exchange.map { (nil, $0.1) }
                 script[index] = (nil, answer.hexString)
                 let session = ChipSession(channel: ScriptedChannel(script))

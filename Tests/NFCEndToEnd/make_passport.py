@@ -1,12 +1,19 @@
 """Makes a test passport for the virtual chip: its data groups, a test CSCA and Document Signer,
 EF.SOD signed by them, and an unrelated "foreign" CSCA.
 
-    make_passport.py --out DIR [--photo-format jpeg|jp2] [--tamper dg1|dg2]
+    make_passport.py --out DIR [--photo-format jpeg|jp2] [--tamper dg1|dg2] [--key-type ec|rsa]
+                     [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone]
                      [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
 Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields and the card access number), csca.pem,
-ds.pem, foreign-csca.pem (with their keys) into DIR. Certificates come from the openssl command;
+ds.pem, foreign-csca.pem (with their keys) into DIR. Certificates and keys come from the openssl command;
 the face is drawn with Pillow. Test data only: nothing here is a real document.
+
+--chip-auth adds DG14.bin offering Chip Authentication (ECDH on NIST P-256, then AES-128 or 3DES
+secure messaging) with its public key in explicit curve parameters, and ca.key, the chip's private key.
+--active-auth adds DG15.bin with an Active Authentication public key (RSA-2048 or EC P-256) and aa.key;
+for EC, DG14 also names the signature algorithm (ECDSA, SHA-256). --clone models a copied chip:
+DG14, DG15 and EF.SOD stay those of the genuine keys, but ca.key and aa.key are unrelated fresh keys.
 """
 
 import argparse
@@ -18,6 +25,14 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+
+# id-CA-ECDH-3DES-CBC-CBC and id-CA-ECDH-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.3.2.1 and .2).
+CHIP_AUTH_OIDS = {"3des": bytes.fromhex("04007F00070202030201"), "aes": bytes.fromhex("04007F00070202030202")}
+# id-PK-ECDH (0.4.0.127.0.7.2.2.1.2).
+PK_ECDH_OID = bytes.fromhex("04007F000702020102")
+# id-icao-mrtd-security-aaProtocolObject (2.23.136.1.1.5) and ecdsa-plain-SHA256 (0.4.0.127.0.7.1.1.4.1.3).
+ACTIVE_AUTH_OID = bytes.fromhex("678108010105")
+ECDSA_PLAIN_SHA256_OID = bytes.fromhex("04007F00070101040103")
 
 
 def der_length(length):
@@ -111,7 +126,14 @@ def data_group_2(image, photo_format):
 
 
 def openssl(*arguments, cwd):
-    subprocess.run(["openssl", *arguments], cwd=cwd, check=True, capture_output=True)
+    return subprocess.run(["openssl", *arguments], cwd=cwd, check=True, capture_output=True).stdout
+
+
+def make_key(folder, name, key_type):
+    """A private key (RSA-2048 or EC on NIST P-256) as NAME.key in PEM."""
+    key_options = (["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"] if key_type == "rsa"
+                   else ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+    openssl("genpkey", *key_options, "-out", f"{name}.key", cwd=folder)
 
 
 def make_certificates(folder, key_type):
@@ -152,20 +174,50 @@ def main():
     parser.add_argument("--birth", default="690806")
     parser.add_argument("--expiry", default="940623")
     parser.add_argument("--can", default="123456", help="the card access number, for PACE")
+    parser.add_argument("--chip-auth", choices=["none", "aes", "3des"], default="none")
+    parser.add_argument("--active-auth", choices=["none", "rsa", "ec"], default="none")
+    parser.add_argument("--clone", action="store_true", help="chip keys unrelated to DG14 and DG15")
     options = parser.parse_args()
     folder = options.out
     folder.mkdir(parents=True, exist_ok=True)
+    # Left from an earlier run into the same folder, these would make the chip offer what this passport does not.
+    for name in ["DG14.bin", "DG15.bin", "ca.key", "aa.key"]:
+        (folder / name).unlink(missing_ok=True)
 
     mrz = td3_mrz(options.document_number.upper(), options.birth, options.expiry)
     dg1 = tlv(0x61, tlv(0x5F1F, mrz.replace("\n", "").encode("ascii")))
     image = face_image(options.photo_format)
     dg2 = data_group_2(image, options.photo_format)
-    common = tlv(0x60, tlv(0x5F01, b"0107") + tlv(0x5F36, b"040000") + tlv(0x5C, b"\x61\x75"))
+    groups = {1: dg1, 2: dg2}
+    security_infos = []
+    if options.chip_auth != "none":
+        make_key(folder, "ca", "ec")
+        # Real passports give the Chip Authentication key with the curve's parameters spelled out.
+        public = openssl("ec", "-in", "ca.key", "-param_enc", "explicit", "-pubout", "-outform", "DER", cwd=folder)
+        security_infos.append(tlv(0x30, tlv(0x06, CHIP_AUTH_OIDS[options.chip_auth]) + tlv(0x02, b"\x01")))
+        security_infos.append(tlv(0x30, tlv(0x06, PK_ECDH_OID) + public))
+    if options.active_auth != "none":
+        make_key(folder, "aa", options.active_auth)
+        groups[15] = tlv(0x6F, openssl("pkey", "-in", "aa.key", "-pubout", "-outform", "DER", cwd=folder))
+    if options.active_auth == "ec":
+        security_infos.append(
+            tlv(0x30, tlv(0x06, ACTIVE_AUTH_OID) + tlv(0x02, b"\x01") + tlv(0x06, ECDSA_PLAIN_SHA256_OID)))
+    if security_infos:
+        # DER orders the elements of a SET OF by their encodings.
+        groups[14] = tlv(0x6E, tlv(0x31, b"".join(sorted(security_infos))))
+    if options.clone:
+        # The copied files keep the genuine public keys; the private keys stayed in the genuine chip.
+        if options.chip_auth != "none":
+            make_key(folder, "ca", "ec")
+        if options.active_auth != "none":
+            make_key(folder, "aa", options.active_auth)
+    tags = b"\x61\x75" + (b"\x6E" if 14 in groups else b"") + (b"\x6F" if 15 in groups else b"")
+    common = tlv(0x60, tlv(0x5F01, b"0107") + tlv(0x5F36, b"040000") + tlv(0x5C, tags))
 
     make_certificates(folder, options.key_type)
     with tempfile.TemporaryDirectory() as scratch:
         content = Path(scratch) / "lds.der"
-        content.write_bytes(lds_security_object({1: dg1, 2: dg2}))
+        content.write_bytes(lds_security_object(groups))
         signed = Path(scratch) / "sod.der"
         openssl("cms", "-sign", "-nodetach", "-binary", "-in", str(content), "-econtent_type", "2.23.136.1.1.1",
                 "-md", "sha256", "-signer", "ds.pem", "-inkey", "ds.key", "-outform", "DER", "-out", str(signed),
@@ -180,12 +232,15 @@ def main():
         index = len(dg2) - 100
         dg2 = dg2[:index] + bytes([dg2[index] ^ 0x01]) + dg2[index + 1:]
 
-    for name, content in [("EF.COM", common), ("DG1", dg1), ("DG2", dg2), ("EF.SOD", sod)]:
+    files = [("EF.COM", common), ("DG1", dg1), ("DG2", dg2), ("EF.SOD", sod)]
+    files += [(f"DG{number}", groups[number]) for number in (14, 15) if number in groups]
+    for name, content in files:
         (folder / f"{name}.bin").write_bytes(content)
     (folder / "passport.json").write_text(json.dumps({
         "documentNumber": (options.document_number.upper() + "<" * 9)[:max(9, len(options.document_number))],
         "dateOfBirth": options.birth, "dateOfExpiry": options.expiry, "mrz": mrz, "can": options.can,
         "photoFormat": options.photo_format, "photoBytes": len(image), "tampered": options.tamper,
+        "chipAuthentication": options.chip_auth, "activeAuthentication": options.active_auth, "clone": options.clone,
     }, indent=2))
 
 

@@ -61,6 +61,9 @@ class ChipReadingTests(unittest.TestCase):
             "jp2": ["--photo-format", "jp2"],
             "tampered-dg1": ["--tamper", "dg1"],
             "tampered-dg2": ["--tamper", "dg2"],
+            "genuine-aes-rsa": ["--chip-auth", "aes", "--active-auth", "rsa"],
+            "genuine-3des-ec": ["--chip-auth", "3des", "--active-auth", "ec"],
+            "clone": ["--chip-auth", "aes", "--active-auth", "ec", "--clone"],
         }.items():
             folder = cls.scratch / name
             subprocess.run(
@@ -259,6 +262,50 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["error"]["code"], code, read)
         self.assertEqual(read["error"]["recoverable"], recoverable, read)
         self.assertTrue(read["error"]["message"])
+
+    # Chip and Active Authentication
+
+    def test_genuine_chip_passes_chip_and_active_authentication(self):
+        for passport, access, chip, active in [
+            ("genuine-aes-rsa", [], "ECDH-AES-128", "RSA-ISO9796-2-SHA-1"),
+            ("genuine-3des-ec", [], "ECDH-3DES", "ECDSA-SHA-256"),
+            ("genuine-aes-rsa", ["--pace"], "ECDH-AES-128", "RSA-ISO9796-2-SHA-1"),
+        ]:
+            with self.subTest(passport=passport, access=access):
+                self.insert(passport, *access)
+                _, read, _, _ = self.single_read(self.key(), "--csca", str(self.passports[passport] / "csca.pem"))
+                self.assertEqual(read["status"], "success", read)
+                self.assertEqual(read["accessControl"], "PACE" if access else "BAC")
+                self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2", "DG14", "DG15"])
+                verdict = read["passiveAuthentication"]
+                self.assertEqual(verdict["status"], "valid", verdict)
+                self.assertEqual(verdict["dataGroupsMatched"], ["DG1", "DG2", "DG14", "DG15"])
+                self.assertEqual(read["chipAuthentication"], {"status": "valid", "algorithm": chip})
+                self.assertEqual(read["activeAuthentication"], {"status": "valid", "algorithm": active})
+                self.assertEqual(read["surname"], "ERIKSSON")
+                sandbox("remove", str(self.sandbox_dir), check=False)
+
+    def test_cloned_chip_fails_both_and_is_still_read(self):
+        self.insert("clone")
+        _, read, _, _ = self.single_read(self.key(), "--csca", str(self.passports["clone"] / "csca.pem"))
+        self.assertEqual(read["status"], "success", read)
+        # The copied data is the genuine, signed data ...
+        self.assertEqual(read["passiveAuthentication"]["status"], "valid", read["passiveAuthentication"])
+        self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2", "DG14", "DG15"])
+        # ... but the chip cannot prove it holds the keys.
+        self.assertEqual(read["chipAuthentication"]["status"], "invalid", read["chipAuthentication"])
+        self.assertEqual(read["chipAuthentication"]["algorithm"], "ECDH-AES-128")
+        self.assertIn("reason", read["chipAuthentication"])
+        self.assertEqual(read["activeAuthentication"]["status"], "invalid", read["activeAuthentication"])
+        self.assertEqual(read["activeAuthentication"]["algorithm"], "ECDSA-256")
+        self.assertEqual(read["surname"], "ERIKSSON")
+
+    def test_chip_without_security_keys_reports_not_supported(self):
+        self.insert()
+        _, read, _, _ = self.single_read(self.key())
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["chipAuthentication"], {"status": "notSupported"})
+        self.assertEqual(read["activeAuthentication"], {"status": "notSupported"})
 
     def test_wrong_mrz_is_access_denied(self):
         self.insert()

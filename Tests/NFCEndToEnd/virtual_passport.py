@@ -16,6 +16,14 @@ code (0 power off, 1 power on, 2 reset, 4 send the ATR), anything longer is a co
 --pace offers PACE (ECDH generic mapping on NIST P-256, AES-128 secure messaging) in EF.CardAccess,
 with the MRZ or the card access number from passport.json; BAC still works. --pace-only also
 switches BAC off (GET CHALLENGE answers 6982), as some newer ID cards do.
+
+When the folder holds them, the chip also serves DG14.bin and DG15.bin and uses ca.key and aa.key
+(make_passport.py --chip-auth, --active-auth). Chip Authentication, under secure messaging, in the
+variant DG14 offers: for AES, MSE:Set AT (22 41 A4) with the protocol, then GENERAL AUTHENTICATE
+(86) with the terminal's ephemeral P-256 key in 7C/80; for 3DES, MSE:Set KAT (22 41 A6) with the
+key in 91. The chip answers under the old keys, then takes the keys of the ECDH secret, SSC 0.
+Active Authentication: INTERNAL AUTHENTICATE (88) of an 8-byte challenge, signed with ISO/IEC
+9796-2 scheme 1 and SHA-1 for RSA, with ECDSA SHA-256 (r || s) for EC.
 """
 
 import argparse
@@ -29,18 +37,22 @@ import time
 from pathlib import Path
 
 from Cryptodome.Cipher import AES, DES, DES3
-from Cryptodome.Hash import CMAC
-from Cryptodome.PublicKey import ECC
+from Cryptodome.Hash import CMAC, SHA256
+from Cryptodome.PublicKey import ECC, RSA
+from Cryptodome.Signature import DSS
 
 EMRTD_AID = bytes.fromhex("A0000002471001")
 # An ISO 14443 contactless card as PC/SC part 3 presents it.
 ATR = bytes.fromhex("3B8880010000000000000000" + "09")
 FILES = {0x011E: "EF.COM", 0x0101: "DG1", 0x0102: "DG2", 0x011D: "EF.SOD"}
+OPTIONAL_FILES = {0x010E: "DG14", 0x010F: "DG15"}
 CARD_ACCESS = 0x011C
 # id-PACE-ECDH-GM-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.4.2.2) with standardized domain parameters 12
 # (NIST P-256), as EF.CardAccess lists it.
 PACE_OID = bytes.fromhex("04007F00070202040202")
 CARD_ACCESS_CONTENT = bytes.fromhex("31143012060A" + PACE_OID.hex() + "020102") + bytes.fromhex("02010C")
+# id-CA-ECDH-3DES-CBC-CBC and id-CA-ECDH-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.3.2.1 and .2), as DG14 lists them.
+CHIP_AUTH_OIDS = {"3des": bytes.fromhex("04007F00070202030201"), "aes": bytes.fromhex("04007F00070202030202")}
 P256 = ECC._curves["p256"]
 GENERATOR = ECC.EccPoint(P256.Gx, P256.Gy, "P-256")
 
@@ -92,7 +104,21 @@ def decode_point(data):
     """A P-256 point from its uncompressed encoding; ValueError when it is not one."""
     if len(data) != 65 or data[0] != 4:
         raise ValueError("not an uncompressed P-256 point")
-    return ECC.EccPoint(int.from_bytes(data[1:33], "big"), int.from_bytes(data[33:], "big"), "P-256")
+    point = ECC.EccPoint(int.from_bytes(data[1:33], "big"), int.from_bytes(data[33:], "big"), "P-256")
+    if point.is_point_at_infinity():
+        raise ValueError("the point at infinity")
+    return point
+
+
+def private_key(path):
+    """The EC or RSA private key in the PEM file at `path`; None when there is no such file."""
+    if not path.exists():
+        return None
+    text = path.read_text()
+    try:
+        return ECC.import_key(text)
+    except ValueError:
+        return RSA.import_key(text)
 
 
 def random_scalar():
@@ -180,6 +206,13 @@ class Chip:
         # PACE passwords by reference: 1 the MRZ, 2 the card access number.
         self.pace_passwords = {1: hashlib.sha1(seed_input.encode()).digest(), 2: holder["can"].encode()}
         self.files = {fid: (folder / f"{name}.bin").read_bytes() for fid, name in FILES.items()}
+        self.files.update({fid: (folder / f"{name}.bin").read_bytes() for fid, name in OPTIONAL_FILES.items()
+                           if (folder / f"{name}.bin").exists()})
+        self.chip_auth_key = private_key(folder / "ca.key")
+        self.active_auth_key = private_key(folder / "aa.key")
+        # The Chip Authentication variant DG14 offers, given a key for it: "aes", "3des" or None.
+        dg14 = self.files.get(0x010E, b"") if self.chip_auth_key is not None else b""
+        self.chip_auth = next((name for name, oid in CHIP_AUTH_OIDS.items() if tlv(0x06, oid) in dg14), None)
         if pace:
             self.files[CARD_ACCESS] = CARD_ACCESS_CONTENT
         self.not_passport = not_passport
@@ -192,6 +225,9 @@ class Chip:
         self.session = None
         self.selected = None
         self.pace_state = None
+        # The session in which MSE:Set AT chose Chip Authentication, and the one it leads to.
+        self.chip_auth_session = None
+        self.next_session = None
 
     # APDU handling
 
@@ -347,6 +383,9 @@ class Chip:
             response += tlv(0x87, b"\x01" + session.crypt(session.pad(data_out), encrypt=True))
         response += tlv(0x99, sw(status))
         response += tlv(0x8E, session.mac(session.counter() + response))
+        if self.next_session is not None:
+            # Chip Authentication answers under the old keys; the new ones take over from the next command.
+            self.session, self.next_session = self.next_session, None
         return response + sw(0x9000)
 
     def dispatch(self, ins, p1, p2, data, expected):
@@ -366,7 +405,60 @@ class Chip:
             chunk = content[offset:offset + (expected or 256)]
             # Fewer bytes than asked for: the end of the file came first.
             return chunk, 0x9000 if len(chunk) == (expected or 256) else 0x6282
+        if ins == 0x22 and p1 == 0x41 and p2 in (0xA4, 0xA6):
+            return self.set_chip_authentication(p2, data)
+        if ins == 0x86 and self.chip_auth == "aes":
+            return self.chip_authenticate(data)
+        if ins == 0x88 and self.active_auth_key is not None:
+            return self.internal_authenticate(data)
         return b"", 0x6D00
+
+    def set_chip_authentication(self, p2, data):
+        """MSE:Set AT (A4) choosing Chip Authentication in AES, or MSE:Set KAT (A6) doing it in 3DES."""
+        try:
+            objects = dict(parse_tlvs(data))
+            if p2 == 0xA4 and self.chip_auth == "aes" and objects.get(0x80) == CHIP_AUTH_OIDS["aes"]:
+                self.chip_auth_session = self.session
+                return b"", 0x9000
+            if p2 == 0xA6 and self.chip_auth == "3des":
+                self.next_session = self.chip_auth_keys(decode_point(objects[0x91]))
+                return b"", 0x9000
+        except (IndexError, KeyError, ValueError):
+            pass
+        return b"", 0x6A80
+
+    def chip_authenticate(self, data):
+        """GENERAL AUTHENTICATE of Chip Authentication in AES: the terminal's key in 7C/80."""
+        if self.chip_auth_session is not self.session:
+            return b"", 0x6985
+        self.chip_auth_session = None
+        try:
+            objects = dict(parse_tlvs(data)) if data[:1] == b"\x7c" else {}
+            terminal = decode_point(dict(parse_tlvs(objects[0x7C]))[0x80])
+        except (IndexError, KeyError, ValueError):
+            return b"", 0x6A80
+        self.next_session = self.chip_auth_keys(terminal)
+        return tlv(0x7C, b""), 0x9000
+
+    def chip_auth_keys(self, terminal):
+        """Secure messaging with the keys of the ECDH secret of the chip's key and the terminal's."""
+        secret = int((terminal * int(self.chip_auth_key.d)).x).to_bytes(32, "big")
+        if self.chip_auth == "aes":
+            return SecureSession(kdf_aes128(secret, 1), kdf_aes128(secret, 2), 0, aes=True)
+        return SecureSession(derive(secret, 1), derive(secret, 2), 0, aes=False)
+
+    def internal_authenticate(self, challenge):
+        """Active Authentication: the terminal's 8-byte challenge signed with the chip's private key."""
+        key = self.active_auth_key
+        if len(challenge) != 8:
+            return b"", 0x6700
+        if isinstance(key, RSA.RsaKey):
+            # ISO/IEC 9796-2 digital signature scheme 1, partial message recovery, SHA-1 (trailer BC).
+            size = key.size_in_bytes()
+            recoverable = os.urandom(size - 22)
+            message = b"\x6a" + recoverable + hashlib.sha1(recoverable + challenge).digest() + b"\xbc"
+            return pow(int.from_bytes(message, "big"), int(key.d), int(key.n)).to_bytes(size, "big"), 0x9000
+        return DSS.new(key, "fips-186-3", encoding="binary").sign(SHA256.new(challenge)), 0x9000
 
 
 def parse_body(body):
