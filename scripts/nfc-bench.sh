@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Chip-read benchmark against the virtual passport (20 KB JPEG face): time per step (EF.CardAccess,
 # access control, each file, passive authentication) and in total, with extended and with short
-# APDUs, and the APDU count; once for a chip with BAC only, once for one that offers PACE
-# (ECDH generic mapping, P-256, AES-128). Prints numbers; never fails on them. Results: docs/nfc.md.
+# APDUs, and the APDU count; for a chip with BAC only, one that offers PACE (ECDH generic mapping,
+# P-256, AES-128), and one with BAC, Chip Authentication (ECDH P-256, AES-128) and Active
+# Authentication (ECDSA P-256). Prints numbers; never fails on them. Results: docs/nfc.md.
 #   scripts/nfc-bench.sh [ROUNDS]     (default 50; needs root, like scripts/nfc-test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,9 @@ trap 'scripts/virtual-passport.sh stop "$work/sandbox" >/dev/null 2>&1 || true; 
 /usr/bin/python3 Tests/NFCEndToEnd/make_passport.py --out "$work/passport"
 eval "$(scripts/virtual-passport.sh start "$work/sandbox")"
 echo "virtual passport: DG2 $(stat -c %s "$work/passport/DG2.bin") bytes; reader '$NFC_READER' (pcscd + vpcd on loopback)"
-for access in "" --pace; do
-    scripts/virtual-passport.sh card "$work/sandbox" --passport "$work/passport" $access
-    "$bench" "$NFC_READER" L898902C 690806 940623 "$work/passport/csca.pem" "$rounds"
+/usr/bin/python3 Tests/NFCEndToEnd/make_passport.py --out "$work/secured" --chip-auth aes --active-auth ec
+for card in "passport" "passport --pace" "secured"; do
+    set -- $card
+    scripts/virtual-passport.sh card "$work/sandbox" --passport "$work/$1" "${@:2}"
+    "$bench" "$NFC_READER" L898902C 690806 940623 "$work/$1/csca.pem" "$rounds"
 done

@@ -7,8 +7,8 @@ import PCSCReader
 #endif
 
 /// Times chip reads step by step on a PC/SC reader: EF.CardAccess, access control (PACE where the
-/// chip offers it, else BAC), each file, passive authentication, and the whole read, with extended
-/// and with short APDUs, plus the APDU count.
+/// chip offers it, else BAC), each file, Chip and Active Authentication where the chip has them,
+/// passive authentication, and the whole read, with extended and with short APDUs, plus the APDU count.
 ///
 ///     gbgbridge-nfc-bench READER DOCNUMBER YYMMDD YYMMDD [CSCA] [ROUNDS]
 ///
@@ -55,6 +55,7 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
     var apdus = 0
     var sizes: [String: Int] = [:]
     var accessControl = ""
+    var authenticity = ""
     for _ in 0..<rounds {
         let clock = ContinuousClock()
         let started = clock.now
@@ -73,10 +74,13 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
         }
         apdus = contents.commandCount
         accessControl = contents.accessControl
+        authenticity =
+            "Chip Authentication \(contents.chipAuthentication.status.rawValue), "
+            + "Active Authentication \(contents.activeAuthentication.status.rawValue)"
         for (file, bytes) in contents.files { sizes[file.rawValue] = bytes.count }
     }
     let reads = mode == .automatic ? "extended-length reads" : "short reads only"
-    print("\n\(accessControl), \(reads) — \(rounds) reads, median ms")
+    print("\n\(accessControl), \(reads); \(authenticity) — \(rounds) reads, median ms")
     for step in order {
         let size = sizes[step].map { " (\($0) B)" } ?? ""
         print("  \(pad(step + size, 44)) \(fixed(median(steps[step] ?? [])))")
