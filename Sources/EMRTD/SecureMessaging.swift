@@ -81,7 +81,12 @@ struct SecureMessaging {
     mutating func unprotect(_ response: ResponseAPDU, step: String) throws(ChipError) -> ResponseAPDU {
         sendSequenceCounter &+= 1
         guard !response.data.isEmpty else {
-            // A plain status with no objects: the chip ended secure messaging (6987/6988, or an error).
+            // A plain error status: the chip ended secure messaging (6987/6988, or another error).
+            // Success is never plain: it would carry no proof that the chip holds the session keys.
+            guard response.sw != 0x9000 else {
+                throw ChipError.secureMessaging(
+                    step: step, reason: "the chip answered success without secure messaging")
+            }
             return response
         }
         var macInput: [UInt8] = []

@@ -136,6 +136,16 @@ final class ChipAuthenticityTests: XCTestCase {
         XCTAssertEqual(try SecurityOptions(dataGroup14: dataGroup14([])).chipAuthentication, .none)
     }
 
+    /// After Chip Authentication, the chip's first answer is the proof; a copied chip must not pass
+    /// by answering success in the clear, which carries no MAC.
+    func testPlainSuccessUnderSecureMessagingIsRejected() throws {
+        var messaging = SecureMessaging(
+            cipher: .aes, encryptionKey: [UInt8](repeating: 1, count: 16), macKey: [UInt8](repeating: 2, count: 16),
+            sendSequenceCounter: 0)
+        XCTAssertThrowsError(try messaging.unprotect(ResponseAPDU(data: [], sw: 0x9000), step: "SELECT DG14"))
+        XCTAssertEqual(try messaging.unprotect(ResponseAPDU(data: [], sw: 0x6988), step: "SELECT DG14").sw, 0x6988)
+    }
+
     func testDataGroupsFourteenAndFifteenAreReadWhereEFCOMListsThem() {
         let files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
         let both: [UInt8] = [0x60, 0x0D, 0x5F, 0x01, 0x04] + Array("0107".utf8) + [0x5C, 0x04, 0x61, 0x75, 0x6E, 0x6F]
