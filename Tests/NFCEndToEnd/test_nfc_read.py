@@ -322,6 +322,13 @@ class ChipReadingTests(unittest.TestCase):
         _, read, _, _ = self.single_read(self.key())
         self.assert_error(read, "error", "CHIP_READ_FAILED", True)
 
+    def test_card_removed_during_chip_authentication_is_a_failed_read(self):
+        # BAC takes 4 APDUs, EF.COM 2, DG14 3: the 10th is MSE:Set AT of Chip Authentication. A card
+        # that leaves then is a lost read, not a chip that failed to prove itself.
+        self.insert("genuine-aes-rsa", "--remove-after", "10")
+        _, read, _, _ = self.single_read(self.key())
+        self.assert_error(read, "error", "CHIP_READ_FAILED", True)
+
     def test_no_document_in_time(self):
         started = time.monotonic()
         _, read, _, _ = self.single_read(self.key(), "--nfc-timeout", "2")
