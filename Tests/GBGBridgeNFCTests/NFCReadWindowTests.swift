@@ -41,6 +41,8 @@ struct NFCReadWindowTests {
         #expect(!window.offersRetry)
         window.show(.reading(file: .dg2, index: 2, count: 4, bytesRead: 5000, totalBytes: 20000))
         #expect(window.texts.heading == "Reading your photo")
+        window.show(.reading(file: .dg14, index: 1, count: 6, bytesRead: 0, totalBytes: 0))
+        #expect(window.texts.heading == "Checking that the chip is genuine")
         window.show(.verifying)
         #expect(window.texts.heading == "Checking the document's signature")
         for failure in [
