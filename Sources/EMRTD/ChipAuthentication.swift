@@ -29,27 +29,23 @@ enum ChipAuthentication {
         let key = agreement.key
         let keyReference = key.keyID.map { TLV.encode(tag: 0x84, value: $0) } ?? []
         if key.cipher == .tripleDES {
-            try expectSuccess(
-                session.send(
-                    CommandAPDU(
-                        cla: 0x00, ins: 0x22, p1: 0x41, p2: 0xA6,
-                        data: TLV.encode(tag: 0x91, value: agreement.publicKey) + keyReference),
-                    step: "MSE:Set KAT (Chip Authentication)"), step: "MSE:Set KAT (Chip Authentication)")
+            try send(
+                CommandAPDU(
+                    cla: 0x00, ins: 0x22, p1: 0x41, p2: 0xA6,
+                    data: TLV.encode(tag: 0x91, value: agreement.publicKey) + keyReference),
+                on: session, step: "MSE:Set KAT (Chip Authentication)")
         } else {
-            try expectSuccess(
-                session.send(
-                    CommandAPDU(
-                        cla: 0x00, ins: 0x22, p1: 0x41, p2: 0xA4,
-                        data: TLV.encode(tag: 0x80, value: key.protocolIdentifier) + keyReference),
-                    step: "MSE:Set AT (Chip Authentication)"), step: "MSE:Set AT (Chip Authentication)")
-            try expectSuccess(
-                session.send(
-                    CommandAPDU(
-                        cla: 0x00, ins: 0x86, p1: 0, p2: 0,
-                        data: TLV.encode(tag: 0x7C, value: TLV.encode(tag: 0x80, value: agreement.publicKey)),
-                        expectedLength: 256),
-                    step: "GENERAL AUTHENTICATE (Chip Authentication)"),
-                step: "GENERAL AUTHENTICATE (Chip Authentication)")
+            try send(
+                CommandAPDU(
+                    cla: 0x00, ins: 0x22, p1: 0x41, p2: 0xA4,
+                    data: TLV.encode(tag: 0x80, value: key.protocolIdentifier) + keyReference),
+                on: session, step: "MSE:Set AT (Chip Authentication)")
+            try send(
+                CommandAPDU(
+                    cla: 0x00, ins: 0x86, p1: 0, p2: 0,
+                    data: TLV.encode(tag: 0x7C, value: TLV.encode(tag: 0x80, value: agreement.publicKey)),
+                    expectedLength: 256),
+                on: session, step: "GENERAL AUTHENTICATE (Chip Authentication)")
         }
         let secret = agreement.curve.xCoordinate(
             try agreement.curve.multiply(key.publicPoint, by: agreement.privateKey))
@@ -62,7 +58,8 @@ enum ChipAuthentication {
             sendSequenceCounter: 0)
     }
 
-    private static func expectSuccess(_ answer: ResponseAPDU, step: String) throws(ChipError) {
+    private static func send(_ command: CommandAPDU, on session: ChipSession, step: String) throws(ChipError) {
+        let answer = try session.send(command, step: step)
         guard answer.isSuccess else { throw ChipError.unexpectedStatus(step: step, sw: answer.sw) }
     }
 }

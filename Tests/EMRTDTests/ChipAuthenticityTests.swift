@@ -6,17 +6,6 @@ import XCTest
 /// signatures made by an independent implementation (Python's pycryptodome) over the challenge
 /// `01 02 03 04 05 06 07 08`, and the hostile variants a cloned or broken chip may return.
 final class ChipAuthenticityTests: XCTestCase {
-    static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return out
-    }
-
     static let challenge: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
     static let rsaDataGroup15 = bytes(
         "6f81a230819f300d06092a864886f70d010101050003818d0030818902818100936183d2c105678e214a66567bccd8fc"
