@@ -6,6 +6,10 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
     case dg1 = "DG1"
     /// DG2: the encoded face.
     case dg2 = "DG2"
+    /// DG11: additional personal details (full name, place of birth, personal number, ...).
+    case dg11 = "DG11"
+    /// DG12: additional document details (issuing authority, date of issue, ...).
+    case dg12 = "DG12"
     /// DG14: the chip's security options, among them its Chip Authentication key.
     case dg14 = "DG14"
     /// DG15: the chip's Active Authentication public key.
@@ -19,6 +23,8 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         case .common: return 0x011E
         case .dg1: return 0x0101
         case .dg2: return 0x0102
+        case .dg11: return 0x010B
+        case .dg12: return 0x010C
         case .dg14: return 0x010E
         case .dg15: return 0x010F
         case .securityObject: return 0x011D
@@ -30,17 +36,24 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .dg1: return 1
         case .dg2: return 2
+        case .dg11: return 11
+        case .dg12: return 12
         case .dg14: return 14
         case .dg15: return 15
         case .common, .securityObject: return nil
         }
     }
 
+    /// Whether the file is read only when EF.COM lists it (a chip need not have it).
+    var isOptional: Bool { self == .dg11 || self == .dg12 || self == .dg14 || self == .dg15 }
+
     /// The tag EF.COM lists for this data group; `nil` for EF.COM and EF.SOD.
     var commonTag: UInt8? {
         switch self {
         case .dg1: return 0x61
         case .dg2: return 0x75
+        case .dg11: return 0x6B
+        case .dg12: return 0x6C
         case .dg14: return 0x6E
         case .dg15: return 0x6F
         case .common, .securityObject: return nil

@@ -118,17 +118,20 @@ public final class PassportReader {
         var index = 0
         while index < plan.count {
             let file = plan[index]
-            if file == .dg14 || file == .dg15 {
+            if file.isOptional {
                 contents[file] = try readOptionalFile(file, index: index, count: plan.count)
             } else {
                 contents[file] = try readFile(file, index: index, count: plan.count)
             }
             lap(file.rawValue)
-            if file == .common, checksAuthenticity, let common = contents[.common] {
-                plan = Self.plan(files, listedIn: common)
-                chipAuthentication = .absent
-                activeAuthentication = .absent
-            } else if file == .dg14 {
+            if file == .common, let common = contents[.common] {
+                plan = Self.plan(files, listedIn: common, checksAuthenticity: checksAuthenticity)
+                index = plan.firstIndex(of: .common) ?? index
+                if checksAuthenticity {
+                    chipAuthentication = .absent
+                    activeAuthentication = .absent
+                }
+            } else if file == .dg14, checksAuthenticity {
                 (securityOptions, chipAuthentication) = Self.securityOptions(in: contents[.dg14])
                 if let securityOptions {
                     chipAuthentication = try authenticateChip(securityOptions.chipAuthentication)
@@ -137,7 +140,7 @@ public final class PassportReader {
             }
             index += 1
         }
-        if plan.contains(.dg15) {
+        if plan.contains(.dg15), checksAuthenticity {
             activeAuthentication = try authenticateActively(
                 contents[.dg15], digest: securityOptions?.activeAuthenticationDigest)
             lap("ActiveAuthentication")
@@ -147,11 +150,17 @@ public final class PassportReader {
             chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication)
     }
 
-    /// `files` with DG14 (right after EF.COM) and DG15 (before EF.SOD, else last) added when EF.COM
-    /// lists them.
-    static func plan(_ files: [LDSFile], listedIn common: [UInt8]) -> [LDSFile] {
+    /// The files to read once EF.COM is known: `files` without the optional ones EF.COM does not
+    /// list; when `checksAuthenticity`, with DG14 (right after EF.COM) and DG15 (before EF.SOD,
+    /// else last) where EF.COM lists them.
+    static func plan(_ files: [LDSFile], listedIn common: [UInt8], checksAuthenticity: Bool = true) -> [LDSFile] {
         let listed = (try? TLV.find(0x5C, in: common[...])).map { Set($0.value) } ?? []
-        var plan = files.filter { $0 != .dg14 && $0 != .dg15 }
+        var plan = files.filter { file in
+            guard file.isOptional else { return true }
+            if checksAuthenticity, file == .dg14 || file == .dg15 { return false }
+            return listed.contains(file.commonTag ?? 0)
+        }
+        guard checksAuthenticity else { return plan }
         if listed.contains(LDSFile.dg14.commonTag ?? 0) {
             plan.insert(.dg14, at: (plan.firstIndex(of: .common) ?? -1) + 1)
         }
@@ -323,7 +332,7 @@ public final class PassportReader {
         guard answer.isSuccess else { throw ChipError.notATravelDocument(sw: answer.sw) }
     }
 
-    /// Reads DG14 or DG15, which EF.COM listed: `nil` when the chip refuses them (the session is
+    /// Reads a file a chip need not have (DG11, DG12, DG14, DG15): `nil` when the chip refuses them (the session is
     /// opened again if the refusal ended secure messaging).
     private func readOptionalFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8]? {
         do {

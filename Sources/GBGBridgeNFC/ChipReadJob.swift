@@ -14,6 +14,8 @@ final class ChipReadJob: Sendable {
         var documentTimeout: Duration
         var store: CSCAStore
         var readSize: PassportReader.ReadSize
+        /// Data groups to read besides DG1 and DG2 where the chip has them (DG11, DG12).
+        var extraFiles: [LDSFile] = []
     }
 
     /// A chip read to the end.
@@ -169,7 +171,9 @@ final class ChipReadJob: Sendable {
         }
         defer { connection.disconnect() }
         let channel = SmartCardChannel(connection: connection)
-        let chipReader = PassportReader(channel: channel, key: request.key, readSize: request.readSize)
+        let chipReader = PassportReader(
+            channel: channel, key: request.key, readSize: request.readSize,
+            files: [.common, .dg1, .dg2] + request.extraFiles + [.securityObject])
         chipReader.isCancelled = { [weak self] in self?.isCancelled ?? true }
         chipReader.onProgress = { step in
             switch step {

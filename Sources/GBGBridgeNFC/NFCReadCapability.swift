@@ -138,8 +138,10 @@ public final class NFCReadCapability {
 
     private func handle(_ request: BridgeMessage, responder: any BridgeResponder) async {
         let key: AccessKey
+        let extraFiles: [LDSFile]
         do {
             key = try NFCReadRequest.accessKey(from: request.payload.data)
+            extraFiles = try NFCReadRequest.extraFiles(from: request.payload.data)
         } catch {
             responder.respond(
                 status: error.status, data: nil,
@@ -169,7 +171,7 @@ public final class NFCReadCapability {
         defer { window?.close() }
         let readRequest = ChipReadJob.Request(
             readerName: readerName, key: key, documentTimeout: options.documentTimeout, store: options.store,
-            readSize: options.readSize)
+            readSize: options.readSize, extraFiles: extraFiles)
 
         while true {
             let job = ChipReadJob()
@@ -264,6 +266,27 @@ public final class NFCReadCapability {
             "chipAuthentication": authenticity(read.contents.chipAuthentication),
             "activeAuthentication": authenticity(read.contents.activeAuthentication),
         ]
+        .merging(additionalDetails(read.contents)) { current, _ in current }
+    }
+
+    /// `additionalPersonalDetails` (DG11) and `additionalDocumentDetails` (DG12), for those read.
+    private static func additionalDetails(_ contents: ChipContents) -> [String: JSONValue] {
+        var objects: [String: JSONValue] = [:]
+        for (file, key) in [(LDSFile.dg11, "additionalPersonalDetails"), (.dg12, "additionalDocumentDetails")] {
+            guard let bytes = contents.files[file] else { continue }
+            let parsed: AdditionalDetails
+            if file == .dg11 {
+                guard let details = try? AdditionalDetails(dataGroup11: bytes) else { continue }
+                parsed = details
+            } else {
+                guard let details = try? AdditionalDetails(dataGroup12: bytes) else { continue }
+                parsed = details
+            }
+            var object = parsed.fields.mapValues(JSONValue.string)
+            for (name, values) in parsed.lists { object[name] = .array(values.map(JSONValue.string)) }
+            objects[key] = .object(object)
+        }
+        return objects
     }
 
     private static func authenticity(_ verdict: ChipAuthenticity) -> JSONValue {

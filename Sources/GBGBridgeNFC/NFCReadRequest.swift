@@ -38,4 +38,30 @@ enum NFCReadRequest {
                 "nfc.read needs documentNumber, dateOfBirth and dateOfExpiry (YYMMDD), or mrz (the full MRZ text), or can (the 6-digit card access number)"
         )
     }
+
+    /// The data groups a request asks for beyond DG1 and DG2 (`dataGroups: ["DG11", "DG12"]`),
+    /// read where the chip has them.
+    static let optionalDataGroups: [LDSFile] = [.dg11, .dg12]
+
+    static func extraFiles(from data: [String: JSONValue]?) throws(Rejection) -> [LDSFile] {
+        guard let value = data?["dataGroups"], value != .null else { return [] }
+        let allowed = optionalDataGroups.map(\.rawValue).joined(separator: ", ")
+        // untranslated: bridge data
+        let rejection = Rejection(
+            status: .error, code: "INVALID_REQUEST",
+            message:
+                "dataGroups must be a list of data group names to read as well: \(allowed) (DG1 and DG2 are always read)"
+        )
+        guard case .array(let names) = value else { throw rejection }
+        var files: [LDSFile] = []
+        for name in names {
+            guard case .string(let text) = name else { throw rejection }
+            if ["DG1", "DG2"].contains(text.uppercased()) { continue }
+            guard let file = optionalDataGroups.first(where: { $0.rawValue == text.uppercased() }) else {
+                throw rejection
+            }
+            if !files.contains(file) { files.append(file) }
+        }
+        return optionalDataGroups.filter(files.contains)
+    }
 }

@@ -272,7 +272,8 @@ public final class NFCReadWindow {
     static func fileHeading(_ file: LDSFile) -> String {
         switch file {
         case .common: return tr("Reading the chip's table of contents")
-        case .dg1: return tr("Reading your personal details")
+        case .dg1, .dg11: return tr("Reading your personal details")
+        case .dg12: return tr("Reading the document's details")
         case .dg2: return tr("Reading your photo")
         case .dg14, .dg15: return tr("Checking that the chip is genuine")
         case .securityObject: return tr("Reading the document's security data")

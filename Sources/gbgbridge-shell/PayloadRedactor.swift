@@ -17,7 +17,7 @@ enum PayloadRedactor {
     /// Keys whose values are personal data, wherever they appear.
     static let personalKeys: Set<String> = [
         "mrz", "documentNumber", "dateOfBirth", "dateOfExpiry", "can", "surname", "givenNames", "nationality", "sex",
-        "optionalData", "issuingState", "personalNumber",
+        "optionalData", "issuingState", "personalNumber", "additionalPersonalDetails", "additionalDocumentDetails",
     ]
     /// Keys whose values are personal images (summarised like base64 payloads).
     static let personalImageKeys: Set<String> = ["photo"]

@@ -2,7 +2,7 @@
 EF.SOD signed by them, and an unrelated "foreign" CSCA.
 
     make_passport.py --out DIR [--photo-format jpeg|jp2] [--tamper dg1|dg2] [--key-type ec|rsa]
-                     [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone]
+                     [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone] [--extra-details]
                      [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
 Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields and the card access number), csca.pem,
@@ -14,6 +14,9 @@ secure messaging) with its public key in explicit curve parameters, and ca.key, 
 --active-auth adds DG15.bin with an Active Authentication public key (RSA-2048 or EC P-256) and aa.key;
 for EC, DG14 also names the signature algorithm (ECDSA, SHA-256). --clone models a copied chip:
 DG14, DG15 and EF.SOD stay those of the genuine keys, but ca.key and aa.key are unrelated fresh keys.
+--extra-details adds DG11.bin (full name, another name, personal number, full date of birth, place of
+birth, address, profession) and DG12.bin (issuing authority, date of issue in packed BCD, date and
+time of personalization).
 """
 
 import argparse
@@ -125,6 +128,24 @@ def data_group_2(image, photo_format):
     return tlv(0x75, group)
 
 
+def extra_details():
+    """DG11 and DG12 for the specimen holder (ICAO Doc 9303-10, 4.7.11 and 4.7.12)."""
+    personal = [
+        (0x5F0E, b"ERIKSSON<<ANNA<MARIA"), (0x5F10, b"UTO-1969-0806-4"), (0x5F2B, b"19690806"),
+        (0x5F11, b"ZENITH<UTO"), (0x5F42, b"12 HARBOUR ROAD<ZENITH<UTO"), (0x5F13, b"CARTOGRAPHER"),
+    ]
+    other_names = tlv(0xA0, tlv(0x02, b"\x01") + tlv(0x0F, b"LINDQVIST<<ANNA"))
+    dg11 = tlv(0x6B, tlv(0x5C, b"".join(tag.to_bytes(2, "big") for tag, _ in personal) + b"\x5f\x0f")
+               + b"".join(tlv(tag, value) for tag, value in personal) + other_names)
+    document = [
+        (0x5F19, b"UTOPIA PASSPORT OFFICE<ZENITH"), (0x5F26, bytes.fromhex("20120415")),
+        (0x5F55, b"20120415093000"),
+    ]
+    dg12 = tlv(0x6C, tlv(0x5C, b"".join(tag.to_bytes(2, "big") for tag, _ in document))
+               + b"".join(tlv(tag, value) for tag, value in document))
+    return dg11, dg12
+
+
 def openssl(*arguments, cwd):
     return subprocess.run(["openssl", *arguments], cwd=cwd, check=True, capture_output=True).stdout
 
@@ -177,11 +198,12 @@ def main():
     parser.add_argument("--chip-auth", choices=["none", "aes", "3des"], default="none")
     parser.add_argument("--active-auth", choices=["none", "rsa", "ec"], default="none")
     parser.add_argument("--clone", action="store_true", help="chip keys unrelated to DG14 and DG15")
+    parser.add_argument("--extra-details", action="store_true", help="add DG11 and DG12")
     options = parser.parse_args()
     folder = options.out
     folder.mkdir(parents=True, exist_ok=True)
     # Left from an earlier run into the same folder, these would make the chip offer what this passport does not.
-    for name in ["DG14.bin", "DG15.bin", "ca.key", "aa.key"]:
+    for name in ["DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "ca.key", "aa.key"]:
         (folder / name).unlink(missing_ok=True)
 
     mrz = td3_mrz(options.document_number.upper(), options.birth, options.expiry)
@@ -189,6 +211,8 @@ def main():
     image = face_image(options.photo_format)
     dg2 = data_group_2(image, options.photo_format)
     groups = {1: dg1, 2: dg2}
+    if options.extra_details:
+        groups[11], groups[12] = extra_details()
     security_infos = []
     if options.chip_auth != "none":
         make_key(folder, "ca", "ec")
@@ -211,7 +235,7 @@ def main():
             make_key(folder, "ca", "ec")
         if options.active_auth != "none":
             make_key(folder, "aa", options.active_auth)
-    tags = b"\x61\x75" + (b"\x6E" if 14 in groups else b"") + (b"\x6F" if 15 in groups else b"")
+    tags = b"\x61\x75" + bytes(tag for number, tag in [(11, 0x6B), (12, 0x6C), (14, 0x6E), (15, 0x6F)] if number in groups)
     common = tlv(0x60, tlv(0x5F01, b"0107") + tlv(0x5F36, b"040000") + tlv(0x5C, tags))
 
     make_certificates(folder, options.key_type)
@@ -233,7 +257,7 @@ def main():
         dg2 = dg2[:index] + bytes([dg2[index] ^ 0x01]) + dg2[index + 1:]
 
     files = [("EF.COM", common), ("DG1", dg1), ("DG2", dg2), ("EF.SOD", sod)]
-    files += [(f"DG{number}", groups[number]) for number in (14, 15) if number in groups]
+    files += [(f"DG{number}", groups[number]) for number in (11, 12, 14, 15) if number in groups]
     for name, content in files:
         (folder / f"{name}.bin").write_bytes(content)
     (folder / "passport.json").write_text(json.dumps({

@@ -64,6 +64,7 @@ class ChipReadingTests(unittest.TestCase):
             "genuine-aes-rsa": ["--chip-auth", "aes", "--active-auth", "rsa"],
             "genuine-3des-ec": ["--chip-auth", "3des", "--active-auth", "ec"],
             "clone": ["--chip-auth", "aes", "--active-auth", "ec", "--clone"],
+            "extra-details": ["--extra-details"],
         }.items():
             folder = cls.scratch / name
             subprocess.run(
@@ -307,6 +308,39 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["chipAuthentication"], {"status": "notSupported"})
         self.assertEqual(read["activeAuthentication"], {"status": "notSupported"})
 
+    # DG11 and DG12
+
+    def test_additional_details_when_asked_for(self):
+        self.insert("extra-details")
+        _, read, log, stderr = self.single_read(
+            dict(self.key(), dataGroups="DG11,DG12"), "--csca", str(self.passports["extra-details"] / "csca.pem"))
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2", "DG11", "DG12"])
+        self.assertEqual(read["passiveAuthentication"]["dataGroupsMatched"], ["DG1", "DG2", "DG11", "DG12"])
+        self.assertEqual(read["additionalPersonalDetails"], {
+            "fullName": "ERIKSSON, ANNA MARIA", "otherNames": ["LINDQVIST, ANNA"], "personalNumber": "UTO-1969-0806-4",
+            "fullDateOfBirth": "19690806", "placeOfBirth": "ZENITH, UTO", "address": "12 HARBOUR ROAD, ZENITH, UTO",
+            "profession": "CARTOGRAPHER"})
+        self.assertEqual(read["additionalDocumentDetails"], {
+            "issuingAuthority": "UTOPIA PASSPORT OFFICE ZENITH", "dateOfIssue": "20120415",
+            "personalizationDateTime": "20120415093000"})
+        text = log.read_text()
+        for secret in ["ZENITH", "CARTOGRAPHER", "LINDQVIST", "19690806"]:
+            self.assertNotIn(secret, text)
+            self.assertNotIn(secret, stderr)
+
+    def test_additional_details_only_when_asked_for_and_present(self):
+        self.insert("extra-details")
+        _, read, _, _ = self.single_read(self.key())
+        self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
+        self.assertNotIn("additionalPersonalDetails", read)
+        sandbox("remove", str(self.sandbox_dir), check=False)
+        self.insert()
+        _, read, _, _ = self.single_read(dict(self.key(), dataGroups="DG11"))
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
+        self.assertNotIn("additionalPersonalDetails", read)
+
     def test_wrong_mrz_is_access_denied(self):
         self.insert()
         _, read, _, _ = self.single_read(self.key(documentNumber="X00000000"))
@@ -341,6 +375,10 @@ class ChipReadingTests(unittest.TestCase):
         self.assert_error(read, "error", "INVALID_REQUEST", False)
         _, read, _, _ = self.single_read({"can": "12345"})
         self.assert_error(read, "error", "INVALID_REQUEST", False)
+        for groups in ["DG3", "DG11,DG99", "[11]"]:
+            _, read, _, _ = self.single_read(dict(self.key(), dataGroups=groups))
+            self.assert_error(read, "error", "INVALID_REQUEST", False)
+            self.assertIn("DG11, DG12", read["error"]["message"])
 
     def test_no_matching_reader(self):
         status, result, stderr, _ = self.run_journey(self.key(), "--nfc-reader", "No Such Reader")

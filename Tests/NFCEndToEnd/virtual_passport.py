@@ -17,8 +17,8 @@ code (0 power off, 1 power on, 2 reset, 4 send the ATR), anything longer is a co
 with the MRZ or the card access number from passport.json; BAC still works. --pace-only also
 switches BAC off (GET CHALLENGE answers 6982), as some newer ID cards do.
 
-When the folder holds them, the chip also serves DG14.bin and DG15.bin and uses ca.key and aa.key
-(make_passport.py --chip-auth, --active-auth). Chip Authentication, under secure messaging, in the
+When the folder holds them, the chip also serves DG11.bin and DG12.bin (make_passport.py
+--extra-details), and DG14.bin and DG15.bin with ca.key and aa.key (--chip-auth, --active-auth). Chip Authentication, under secure messaging, in the
 variant DG14 offers: for AES, MSE:Set AT (22 41 A4) with the protocol, then GENERAL AUTHENTICATE
 (86) with the terminal's ephemeral P-256 key in 7C/80; for 3DES, MSE:Set KAT (22 41 A6) with the
 key in 91. The chip answers under the old keys, then takes the keys of the ECDH secret, SSC 0.
@@ -45,7 +45,7 @@ EMRTD_AID = bytes.fromhex("A0000002471001")
 # An ISO 14443 contactless card as PC/SC part 3 presents it.
 ATR = bytes.fromhex("3B8880010000000000000000" + "09")
 FILES = {0x011E: "EF.COM", 0x0101: "DG1", 0x0102: "DG2", 0x011D: "EF.SOD"}
-OPTIONAL_FILES = {0x010E: "DG14", 0x010F: "DG15"}
+OPTIONAL_FILES = {0x010B: "DG11", 0x010C: "DG12", 0x010E: "DG14", 0x010F: "DG15"}
 CARD_ACCESS = 0x011C
 # id-PACE-ECDH-GM-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.4.2.2) with standardized domain parameters 12
 # (NIST P-256), as EF.CardAccess lists it.

@@ -1,0 +1,79 @@
+import XCTest
+
+@testable import EMRTD
+
+/// DG11 and DG12 as chips write them: names with fillers, places in components, dates in ASCII
+/// and in packed BCD, lists in constructed templates; and the hostile variants.
+final class AdditionalDetailsTests: XCTestCase {
+    static func element(_ tag: UInt32, _ text: String) -> [UInt8] { TLV.encode(tag: tag, value: Array(text.utf8)) }
+
+    static let dataGroup11 = TLV.encode(
+        tag: 0x6B,
+        value: TLV.encode(tag: 0x5C, value: [0x5F, 0x0E, 0x5F, 0x2B, 0x5F, 0x11, 0x5F, 0x17])
+            + element(0x5F0E, "ERIKSSON<<ANNA<MARIA") + TLV.encode(tag: 0x5F2B, value: [0x19, 0x69, 0x08, 0x06])
+            + element(0x5F11, "ZENITH<UTO") + element(0x5F42, "12 HARBOUR ROAD<ZENITH<<UTO")
+            + element(0x5F17, "L898902C<X1234567")
+            + TLV.encode(
+                tag: 0xA0,
+                value: TLV.encode(tag: 0x02, value: [2]) + element(0x0F, "LINDQVIST<<ANNA") + element(0x0F, "BERG<<A")))
+
+    static let dataGroup12 = TLV.encode(
+        tag: 0x6C,
+        value: element(0x5F19, "UTOPIA PASSPORT OFFICE") + element(0x5F26, "20120415")
+            + element(0x5F55, "20120415093000") + element(0x5F1B, "NONE")
+            + TLV.encode(tag: 0x5F1D, value: [0xFF, 0xD8, 0xFF]))
+
+    func testPersonalDetails() throws {
+        let details = try AdditionalDetails(dataGroup11: Self.dataGroup11)
+        XCTAssertEqual(
+            details.fields,
+            [
+                "fullName": "ERIKSSON, ANNA MARIA", "fullDateOfBirth": "19690806", "placeOfBirth": "ZENITH, UTO",
+                "address": "12 HARBOUR ROAD, ZENITH, UTO",
+            ])
+        XCTAssertEqual(
+            details.lists,
+            ["otherNames": ["LINDQVIST, ANNA", "BERG, A"], "otherTravelDocumentNumbers": ["L898902C", "X1234567"]])
+    }
+
+    func testDocumentDetailsSkipImages() throws {
+        let details = try AdditionalDetails(dataGroup12: Self.dataGroup12)
+        XCTAssertEqual(
+            details.fields,
+            [
+                "issuingAuthority": "UTOPIA PASSPORT OFFICE", "dateOfIssue": "20120415",
+                "personalizationDateTime": "20120415093000", "endorsementsAndObservations": "NONE",
+            ])
+        XCTAssertEqual(details.lists, [:])
+    }
+
+    func testWrongTemplateAndBadDatesAreRefusedOrLeftOut() throws {
+        XCTAssertThrowsError(try AdditionalDetails(dataGroup11: Self.dataGroup12))
+        XCTAssertThrowsError(try AdditionalDetails(dataGroup12: []))
+        let badDate = TLV.encode(tag: 0x6C, value: TLV.encode(tag: 0x5F26, value: [0x20, 0x1A, 0x04, 0x15]))
+        XCTAssertEqual(try AdditionalDetails(dataGroup12: badDate).fields, [:])
+    }
+
+    func testOptionalDataGroupsAreReadOnlyWhenEFCOMListsThem() {
+        let files: [LDSFile] = [.common, .dg1, .dg2, .dg11, .dg12, .securityObject]
+        let listsDG11: [UInt8] = [0x60, 0x05, 0x5C, 0x03, 0x61, 0x75, 0x6B]
+        XCTAssertEqual(PassportReader.plan(files, listedIn: listsDG11), [.common, .dg1, .dg2, .dg11, .securityObject])
+        let listsAll: [UInt8] = [0x60, 0x08, 0x5C, 0x06, 0x61, 0x75, 0x6B, 0x6C, 0x6E, 0x6F]
+        XCTAssertEqual(
+            PassportReader.plan(files, listedIn: listsAll),
+            [.common, .dg14, .dg1, .dg2, .dg11, .dg12, .dg15, .securityObject])
+        XCTAssertEqual(
+            PassportReader.plan(files + [.dg14], listedIn: listsAll, checksAuthenticity: false),
+            [.common, .dg1, .dg2, .dg11, .dg12, .securityObject, .dg14])
+    }
+
+    func testMutatedDataGroupsNeverCrash() {
+        var generator = HostileChipDataTests.Generator(state: 11_12)
+        for seed in [Self.dataGroup11, Self.dataGroup12] {
+            for bytes in HostileChipDataTests.mutations(of: seed, count: 2000, generator: &generator) {
+                _ = try? AdditionalDetails(dataGroup11: bytes)
+                _ = try? AdditionalDetails(dataGroup12: bytes)
+            }
+        }
+    }
+}
