@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The shell as a WebDriver browser: Selenium (Python, from PyPI) drives the bundled demo journey
 # through Debian's WebKitWebDriver and gbgbridge-shell --automation, under Xvfb
-# (Tests/WebDriver: every step with the test-pattern camera, cancelled captures, session start;
-# each test checks that no shell or WebKit process outlives its session).
+# (Tests/WebDriver: every step with the test-pattern camera, cancelled captures, session start, the
+# chip step typed by keyboard against the virtual passport (root: it needs a private pcscd); each
+# test checks that no shell or WebKit process outlives its session).
 #   scripts/webdriver-test.sh [--no-build] [pytest arguments...]
 # Installs webkit2gtk-driver and python3-venv when missing, and keeps the venv in .build/webdriver-venv.
 set -euo pipefail
@@ -16,6 +17,10 @@ missing=()
 command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
 python3 -c "import ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
+# The chip step's test reads the virtual passport (Tests/NFCEndToEnd) behind a private pcscd.
+for package in pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2 openssl; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "webdriver-test: installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive

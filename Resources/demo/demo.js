@@ -1,12 +1,14 @@
 /*
  * The demo journey: asks the host what it can do, captures a document and a selfie
- * through the bridge, shows what came back, and reports the outcome to the host with a
- * `journey.complete` event.
+ * through the bridge, reads the document's chip when the host offers `nfc.read`, shows
+ * what came back, and reports the outcome to the host with a `journey.complete` event.
  *
  * Add `?autostart=1` to the URL to run every step without clicks (unattended runs:
  * gbgbridge-shell adds it when it answers captures from files or waits for an exit
  * event). In that mode a step that does not succeed is recorded and skipped, so the
- * journey always reaches `journey.complete`.
+ * journey always reaches `journey.complete`. The chip's key can be given in the URL
+ * (`documentNumber`, `dateOfBirth`, `dateOfExpiry`, or `can`): it fills the form, and
+ * an unattended run without one skips the chip.
  */
 (function () {
   "use strict";
@@ -33,9 +35,21 @@
       title: "Selfie",
       requestData: {},
       outcome: null
+    },
+    chip: {
+      card: document.getElementById("card-chip"),
+      action: "nfc.read",
+      capability: "nfc.read",
+      title: "Chip",
+      optional: true,
+      outcome: null
     }
   };
+  // The chip step joins the journey only when the host offers nfc.read.
   var order = ["document", "selfie"];
+  var chipForm = document.getElementById("chip-key");
+  var chipFields = part(steps.chip.card, "fields");
+  var CHIP_KEY_FIELDS = ["documentNumber", "dateOfBirth", "dateOfExpiry", "can"];
   var host = { environment: null, hostVersion: null, capabilities: null };
   var finished = false;
 
@@ -65,7 +79,7 @@
   }
 
   function setCurrentStep(name) {
-    var names = ["host", "document", "selfie", "finish"];
+    var names = ["host"].concat(order, ["finish"]);
     var reached = false;
     names.forEach(function (stepName) {
       var item = document.querySelector('#stepper li[data-step="' + stepName + '"]');
@@ -230,6 +244,7 @@
         setChip(chip, "Connected", "good");
         setPill("connected", "Host connected");
         renderCapabilities();
+        offerChipStep();
       },
       function (error) {
         host.capabilities = {};
@@ -253,6 +268,10 @@
     var step = steps[name];
     var capture = part(step.card, "capture");
     var skip = part(step.card, "skip");
+    if (name === "chip") {
+      enterChipStep();
+      return;
+    }
     if (isDeclaredUnsupported(step)) {
       setChip(part(step.card, "status"), "Not available", "warn");
       showNotice(part(step.card, "notice"), "warn", "This host cannot do " + step.title.toLowerCase() + " capture.",
@@ -267,11 +286,12 @@
     setChip(part(step.card, "status"), "Ready", null);
     capture.disabled = false;
     skip.hidden = true;
-    if (autostart) runCapture(name);
+    if (autostart) runStep(name);
   }
 
   function describeProblem(step, payload) {
     var error = payload.error || {};
+    if (step === steps.chip) return describeChipProblem(payload, error);
     switch (payload.status) {
       case "cancelled":
         return { tone: "warn", chip: "Cancelled", title: "Capture cancelled.",
@@ -328,20 +348,37 @@
     return outcome;
   }
 
-  function runCapture(name) {
+  /** Sends the step's request; false when the chip's key in the form is not complete. */
+  function runStep(name) {
     var step = steps[name];
     var capture = part(step.card, "capture");
     var skip = part(step.card, "skip");
     var notice = part(step.card, "notice");
     var chip = part(step.card, "status");
+    var isChip = name === "chip";
+    var requestData = step.requestData;
+    if (isChip) {
+      requestData = chipKeyFromForm();
+      if (!requestData) return false;
+      chipFields.disabled = true;
+    }
     capture.disabled = true;
     skip.disabled = true;
     notice.hidden = true;
-    setChip(chip, "Waiting for the camera…", "busy");
+    setChip(chip, isChip ? "Waiting for the document on the reader…" : "Waiting for the camera…", "busy");
 
-    request(step.action, step.requestData).then(
+    request(step.action, requestData).then(
       function (payload) {
-        if (payload.status === "success" && payload.data && typeof payload.data.imageBase64 === "string") {
+        if (isChip && payload.status === "success" && payload.data && payload.data.chipRead === true) {
+          renderChipResult(payload.data);
+          capture.textContent = "Read again";
+          capture.disabled = false;
+          chipFields.disabled = false;
+          skip.hidden = true;
+          recordAndContinue(name, chipOutcome(payload.data));
+          return;
+        }
+        if (!isChip && payload.status === "success" && payload.data && typeof payload.data.imageBase64 === "string") {
           renderImage(step, payload.data);
           setChip(chip, "Captured", "good");
           capture.textContent = "Retake";
@@ -364,6 +401,7 @@
         }, { status: "error", code: error.code || "CLIENT_ERROR" });
       }
     );
+    return true;
   }
 
   function offerChoices(name, problem, outcome) {
@@ -377,6 +415,7 @@
     capture.disabled = false;
     skip.hidden = false;
     skip.disabled = false;
+    if (step === steps.chip) chipFields.disabled = false;
     step.pendingOutcome = outcome;
     if (autostart) window.setTimeout(function () { recordAndContinue(name, outcome); }, AUTO_ADVANCE_MS);
   }
@@ -388,7 +427,10 @@
     step.outcome = outcome;
     step.pendingOutcome = null;
     part(step.card, "skip").hidden = true;
-    if (outcome.status !== "success") part(step.card, "capture").disabled = true;
+    if (outcome.status !== "success") {
+      part(step.card, "capture").disabled = true;
+      if (step === steps.chip) chipFields.disabled = true;
+    }
     if (!firstTime) {
       renderSummary();
       return;
@@ -398,20 +440,200 @@
     else enterFinish();
   }
 
-  order.forEach(function (name) {
+  Object.keys(steps).forEach(function (name) {
     var step = steps[name];
-    part(step.card, "capture").addEventListener("click", function () { runCapture(name); });
+    // The chip's button submits its form, so Enter in a field reads the chip too.
+    if (name === "chip") {
+      chipForm.addEventListener("submit", function (event) {
+        event.preventDefault();
+        if (!part(step.card, "capture").disabled) runStep(name);
+      });
+    } else {
+      part(step.card, "capture").addEventListener("click", function () { runStep(name); });
+    }
     part(step.card, "skip").addEventListener("click", function () {
       recordAndContinue(name, step.pendingOutcome || { status: "skipped" });
     });
   });
 
+  // ---- optional step: the document's chip ----------------------------------------
+
+  function chipField(name) {
+    return chipForm.elements.namedItem(name);
+  }
+
+  CHIP_KEY_FIELDS.forEach(function (name) {
+    if (params.has(name)) chipField(name).value = params.get(name);
+    chipField(name).addEventListener("input", function () { chipField(name).removeAttribute("aria-invalid"); });
+  });
+
+  /** Adds the chip step when the host offers nfc.read, until the journey has moved past the selfie. */
+  function offerChipStep() {
+    var info = host.capabilities["nfc.read"];
+    if (!info || info.supported !== true || order.indexOf("chip") !== -1 || steps.selfie.outcome) return;
+    order.push("chip");
+    steps.chip.card.hidden = false;
+    document.querySelector('#stepper li[data-step="chip"]').hidden = false;
+  }
+
+  function hasChipKeyInForm() {
+    return CHIP_KEY_FIELDS.some(function (name) { return chipField(name).value.trim() !== ""; });
+  }
+
+  function enterChipStep() {
+    var card = steps.chip.card;
+    setChip(part(card, "status"), "Ready", null);
+    chipFields.disabled = false;
+    part(card, "capture").disabled = false;
+    var skip = part(card, "skip");
+    skip.hidden = false;
+    skip.disabled = false;
+    if (autostart) {
+      var code = !hasChipKeyInForm() ? "NO_KEY" : runStep("chip") ? null : "INVALID_KEY";
+      if (code) window.setTimeout(function () { recordAndContinue("chip", { status: "skipped", code: code }); }, AUTO_ADVANCE_MS);
+      return;
+    }
+    var firstEmpty = CHIP_KEY_FIELDS.map(chipField).filter(function (input) { return input.value === ""; })[0];
+    (firstEmpty || part(card, "capture")).focus();
+  }
+
+  /** The nfc.read request from the form, or null (with the fields to fix marked) when it is not complete. */
+  function chipKeyFromForm() {
+    var value = function (name) { return chipField(name).value.trim().toUpperCase(); };
+    var problems = [];
+    var data;
+    function check(name, valid) {
+      if (valid) return;
+      chipField(name).setAttribute("aria-invalid", "true");
+      problems.push(name);
+    }
+    var mrzGiven = ["documentNumber", "dateOfBirth", "dateOfExpiry"].some(function (name) { return value(name) !== ""; });
+    if (!mrzGiven && value("can") !== "") {
+      check("can", /^[0-9]{6}$/.test(value("can")));
+      data = { can: value("can") };
+    } else {
+      check("documentNumber", /^[A-Z0-9<]{1,22}$/.test(value("documentNumber")));
+      check("dateOfBirth", /^[0-9]{6}$/.test(value("dateOfBirth")));
+      check("dateOfExpiry", /^[0-9]{6}$/.test(value("dateOfExpiry")));
+      data = { documentNumber: value("documentNumber"), dateOfBirth: value("dateOfBirth"), dateOfExpiry: value("dateOfExpiry") };
+    }
+    if (problems.length === 0) return data;
+    var notice = part(steps.chip.card, "notice");
+    var body = !mrzGiven && value("can") === ""
+      ? "Enter the document number, date of birth and date of expiry, or the card access number."
+      : problems.indexOf("can") !== -1
+        ? "The card access number has 6 digits."
+        : "The document number is letters and digits; each date is 6 digits, year, month and day (YYMMDD).";
+    showNotice(notice, "warn", "The chip cannot be opened with these details.", body);
+    chipField(problems[0]).focus();
+    return null;
+  }
+
+  var CHIP_PROBLEMS = {
+    NO_DOCUMENT: "No document was found on the reader.",
+    ACCESS_DENIED: "These details do not open the chip.",
+    PACE_NOT_SUPPORTED: "This chip does not take a card access number.",
+    CHIP_READ_FAILED: "The chip could not be read to the end.",
+    NOT_A_TRAVEL_DOCUMENT: "The card on the reader is not a passport or ID card.",
+    INVALID_REQUEST: "The chip cannot be opened with these details.",
+    BUSY: "Another chip read is still open."
+  };
+
+  function describeChipProblem(payload, error) {
+    var detail = (error.message || "No details were given") + (error.code ? " (" + error.code + ")." : ".");
+    switch (payload.status) {
+      case "cancelled":
+        return { tone: "warn", chip: "Cancelled", title: "Chip reading cancelled.",
+          body: "Nothing was read. You can try again or skip this step.", retry: true };
+      case "unsupported":
+        return { tone: "warn", chip: "Not available", title: "This host cannot read chips now.",
+          body: detail, retry: false };
+      case "error":
+        return { tone: error.code === "NO_DOCUMENT" || error.code === "BUSY" ? "warn" : "bad", chip: "Not read",
+          title: CHIP_PROBLEMS[error.code] || "Reading the chip failed.", body: detail, retry: true };
+      default:
+        return { tone: "bad", chip: "Unexpected", title: "Unexpected answer from the host.",
+          body: "Status: " + payload.status, retry: true };
+    }
+  }
+
+  var SIGNATURE_WORDS = {
+    valid: "valid, issued by a trusted country",
+    unknownIssuer: "intact, but the issuer is not in the host's trusted list",
+    invalid: "does not match: the data may be forged",
+    notChecked: "not checked"
+  };
+
+  var AUTHENTICITY_WORDS = {
+    valid: "proved",
+    invalid: "failed",
+    notSupported: "not offered by the chip",
+    notChecked: "not checked"
+  };
+
+  function chipAuthenticitySummary(data) {
+    var parts = [];
+    if (data.chipAuthentication) parts.push("Chip Authentication " + (AUTHENTICITY_WORDS[data.chipAuthentication.status] || data.chipAuthentication.status));
+    if (data.activeAuthentication) parts.push("Active Authentication " + (AUTHENTICITY_WORDS[data.activeAuthentication.status] || data.activeAuthentication.status));
+    return parts.join("; ");
+  }
+
+  function signatureTone(status) {
+    return status === "valid" ? "good" : status === "invalid" ? "bad" : "warn";
+  }
+
+  function renderChipResult(data) {
+    var card = steps.chip.card;
+    var signature = (data.passiveAuthentication || {}).status || "notChecked";
+    setChip(part(card, "status"), signature === "valid" ? "Chip read" : signature === "invalid" ? "Signature invalid" : "Chip read, issuer unknown",
+      signatureTone(signature));
+    var image = part(card, "image");
+    image.hidden = !data.photo;
+    if (data.photo) image.src = "data:" + (data.photoMimeType || "image/jpeg") + ";base64," + data.photo;
+    var facts = el("dl");
+    function fact(label, value) {
+      if (!value) return;
+      facts.appendChild(el("dt", null, label));
+      facts.appendChild(el("dd", null, value));
+    }
+    fact("Name", [data.givenNames, data.surname].filter(Boolean).join(" "));
+    fact("Document", [data.documentCode, data.documentNumber, data.issuingState].filter(Boolean).join(" · "));
+    fact("Nationality", data.nationality);
+    fact("Born (YYMMDD)", data.dateOfBirth);
+    fact("Expires (YYMMDD)", data.dateOfExpiry);
+    fact("Opened with", data.accessControl);
+    fact("Signature", SIGNATURE_WORDS[signature] || signature);
+    fact("Genuine chip", chipAuthenticitySummary(data));
+    fact("Read", (data.dataGroupsRead || []).join(", "));
+    part(card, "facts").replaceChildren(facts);
+    part(card, "result").hidden = false;
+    if (signature !== "valid") {
+      showNotice(part(card, "notice"), signatureTone(signature), "Check the signature before trusting this chip.",
+        "The passive authentication status is " + signature + ((data.passiveAuthentication || {}).reason ? ": " + data.passiveAuthentication.reason : "") + ".");
+    }
+  }
+
+  /** What the host hears about the chip: verdicts only, none of the holder's data. */
+  function chipOutcome(data) {
+    var outcome = {
+      status: "success",
+      accessControl: data.accessControl,
+      passiveAuthentication: (data.passiveAuthentication || {}).status || "notChecked",
+      dataGroupsRead: data.dataGroupsRead || [],
+      photoBytes: base64ByteCount(data.photo)
+    };
+    if (data.chipAuthentication) outcome.chipAuthentication = data.chipAuthentication.status;
+    if (data.activeAuthentication) outcome.activeAuthentication = data.activeAuthentication.status;
+    return outcome;
+  }
+
   // ---- step 4: finish ---------------------------------------------------------
 
   function journeyResult() {
     var result = {
-      outcome: order.every(function (name) { return steps[name].outcome && steps[name].outcome.status === "success"; })
-        ? "completed" : "incomplete",
+      outcome: order.every(function (name) {
+        return steps[name].optional || (steps[name].outcome && steps[name].outcome.status === "success");
+      }) ? "completed" : "incomplete",
       environment: host.environment,
       hostVersion: host.hostVersion,
       steps: {}
@@ -427,16 +649,18 @@
       var outcome = steps[name].outcome || { status: "skipped" };
       var item = el("li");
       item.appendChild(el("span", null, steps[name].title));
-      var text = outcome.status === "success"
-        ? outcome.width + " × " + outcome.height + " " + (outcome.mimeType || "")
-        : outcome.status + (outcome.code ? " (" + outcome.code + ")" : "");
+      var text;
+      if (outcome.status !== "success") text = outcome.status + (outcome.code ? " (" + outcome.code + ")" : "");
+      else if (name === "chip") text = "read with " + outcome.accessControl + ", signature " + outcome.passiveAuthentication;
+      else text = outcome.width + " × " + outcome.height + " " + (outcome.mimeType || "");
       item.appendChild(el("strong", null, text));
       list.appendChild(item);
     });
     list.hidden = false;
     var result = journeyResult();
+    var chipRead = steps.chip.outcome && steps.chip.outcome.status === "success";
     document.getElementById("finish-summary").textContent = result.outcome === "completed"
-      ? "Both captures are ready."
+      ? (chipRead ? "Both captures are ready and the chip was read." : "Both captures are ready.")
       : "Some steps did not complete. The host will be told which.";
   }
 
@@ -465,6 +689,7 @@
       part(steps[name].card, "capture").hidden = true;
       part(steps[name].card, "skip").hidden = true;
     });
+    chipFields.disabled = true;
     document.getElementById("finish-button").hidden = true;
     var completed = result.outcome === "completed";
     setChip(chip, completed ? "Completed" : "Sent with gaps", completed ? "good" : "warn");

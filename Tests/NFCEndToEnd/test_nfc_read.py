@@ -14,35 +14,10 @@ import time
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SANDBOX_SCRIPT = ROOT / "scripts" / "virtual-passport.sh"
-MAKE_PASSPORT = ROOT / "Tests" / "NFCEndToEnd" / "make_passport.py"
+from passport_sandbox import ROOT, exports, make_passport, sandbox
+
 JOURNEY = ROOT / "Tests" / "NFCEndToEnd" / "journey-nfc.html"
-PYTHON = "/usr/bin/python3"
 SHELL = os.environ.get("GBGBRIDGE_SHELL", str(ROOT / ".build" / "debug" / "gbgbridge-shell"))
-
-
-def sandbox(*arguments, check=True):
-    """Runs scripts/virtual-passport.sh and returns its stdout."""
-    done = subprocess.run(
-        ["bash", str(SANDBOX_SCRIPT), *arguments], capture_output=True, text=True, timeout=60)
-    if check and done.returncode != 0:
-        raise RuntimeError(f"virtual-passport.sh {' '.join(arguments)} failed: {done.stderr}")
-    return done.stdout
-
-
-def exports(text):
-    """The variables of `export NAME=value` lines (values may be single-quoted)."""
-    values = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if not line.startswith("export "):
-            continue
-        name, _, value = line[len("export "):].partition("=")
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[name] = value
-    return values
 
 
 class ChipReadingTests(unittest.TestCase):
@@ -67,9 +42,7 @@ class ChipReadingTests(unittest.TestCase):
             "extra-details": ["--extra-details"],
         }.items():
             folder = cls.scratch / name
-            subprocess.run(
-                [PYTHON, str(MAKE_PASSPORT), "--out", str(folder), *options], check=True, capture_output=True,
-                timeout=120)
+            make_passport(folder, *options)
             cls.passports[name] = folder
         cls.holder = json.loads((cls.passports["valid"] / "passport.json").read_text())
 
@@ -340,6 +313,47 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["status"], "success", read)
         self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
         self.assertNotIn("additionalPersonalDetails", read)
+
+    def run_demo(self, key):
+        """Runs the bundled demo journey unattended with the chip's key in its URL; returns journey.complete's data."""
+        query = "&".join(f"{name}={value}" for name, value in key.items())
+        url = (ROOT / "Resources" / "demo" / "index.html").as_uri() + "?autostart=1" + ("&" + query if query else "")
+        fixtures = ROOT / "Tests" / "ShellTests" / "Fixtures"
+        env = dict(os.environ, **self.environment)
+        done = subprocess.run(
+            [SHELL, url, "--headless", "--exit-on", "journey.complete", "--timeout", "90", "--nfc-reader", self.reader,
+             "--document-image", str(fixtures / "document.png"), "--selfie-image", str(fixtures / "selfie.jpg"),
+             "--csca", str(self.passports["genuine-aes-rsa"] / "csca.pem")],
+            capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return json.loads(done.stdout)
+
+    def test_demo_journey_reads_the_chip_with_the_key_in_its_url(self):
+        self.insert("genuine-aes-rsa")
+        result = self.run_demo(self.key())
+        self.assertEqual(result["outcome"], "completed", result)
+        chip = result["steps"]["chip"]
+        self.assertEqual(chip["status"], "success", chip)
+        self.assertEqual(
+            {key: chip[key] for key in ["accessControl", "passiveAuthentication", "chipAuthentication",
+                                        "activeAuthentication"]},
+            {"accessControl": "BAC", "passiveAuthentication": "valid", "chipAuthentication": "valid",
+             "activeAuthentication": "valid"})
+        self.assertGreater(chip["photoBytes"], 10_000)
+        # The demo tells the host verdicts only, never the holder's data.
+        for secret in ["ERIKSSON", "L898902C", "690806"]:
+            self.assertNotIn(secret, json.dumps(result))
+
+    def test_demo_journey_chip_step_is_optional(self):
+        self.insert()
+        result = self.run_demo({})
+        self.assertEqual(result["outcome"], "completed", result)
+        self.assertEqual(result["steps"]["chip"], {"status": "skipped", "code": "NO_KEY"})
+        result = self.run_demo(self.key(dateOfBirth="6908"))
+        self.assertEqual(result["steps"]["chip"], {"status": "skipped", "code": "INVALID_KEY"})
+        result = self.run_demo(self.key(documentNumber="X00000000"))
+        self.assertEqual(result["outcome"], "completed", result)
+        self.assertEqual(result["steps"]["chip"], {"status": "error", "code": "ACCESS_DENIED", "recoverable": True})
 
     def test_wrong_mrz_is_access_denied(self):
         self.insert()

@@ -35,10 +35,12 @@ def shell_options(*shell_args):
 class Session:
     """One WebDriver session on one shell, with the shell's message log."""
 
-    def __init__(self, tmp_path, shell_args):
+    def __init__(self, tmp_path, shell_args, environment=None):
         self.log_path = tmp_path / "messages.jsonl"
         options = shell_options("--message-log", str(self.log_path), *shell_args)
-        self.service = Service(executable_path=DRIVER, log_output=str(tmp_path / "driver.log"))
+        # WebKitWebDriver passes its environment on to the shell it starts.
+        env = dict(os.environ, **(environment or {}))
+        self.service = Service(executable_path=DRIVER, log_output=str(tmp_path / "driver.log"), env=env)
         started = time.monotonic()
         self.driver = webdriver.WebKitGTK(options=options, service=self.service)
         self.start_seconds = time.monotonic() - started
@@ -93,8 +95,8 @@ def session_factory(tmp_path):
     """Starts sessions; after the test, quits them and checks no shell or WebKit process is left."""
     sessions = []
 
-    def start(*shell_args):
-        session = Session(tmp_path, shell_args)
+    def start(*shell_args, environment=None):
+        session = Session(tmp_path, shell_args, environment)
         sessions.append(session)
         return session
 
