@@ -549,8 +549,10 @@
         return { tone: "warn", chip: "Not available", title: "This host cannot read chips now.",
           body: detail, retry: false };
       case "error":
+        // A key the host could not use can be corrected in the form; other failures say whether a retry can help.
         return { tone: error.code === "NO_DOCUMENT" || error.code === "BUSY" ? "warn" : "bad", chip: "Not read",
-          title: CHIP_PROBLEMS[error.code] || "Reading the chip failed.", body: detail, retry: true };
+          title: CHIP_PROBLEMS[error.code] || "Reading the chip failed.", body: detail,
+          retry: error.code === "INVALID_REQUEST" || error.recoverable !== false };
       default:
         return { tone: "bad", chip: "Unexpected", title: "Unexpected answer from the host.",
           body: "Status: " + payload.status, retry: true };

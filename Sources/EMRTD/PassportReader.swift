@@ -32,8 +32,11 @@ public final class PassportReader {
     /// Data bytes per extended READ BINARY (the protected answer stays under 4 KiB, which readers that
     /// take extended APDUs at all accept).
     static let extendedReadSize = 0x0FE0
-    /// READ BINARY with a 15-bit offset in P1-P2 reaches this far.
+    /// READ BINARY with a 15-bit offset in P1-P2 reaches this far; past it, READ BINARY with the odd
+    /// instruction byte (B1) carries the offset in DO54 and answers the data in DO53.
     static let maximumOffset = 0x7FFF
+    /// The longest file this reader takes on: a chip that claims more is not believed.
+    static let maximumFileLength = 1 << 20
 
     private let session: ChipSession
     private let key: AccessKey
@@ -356,15 +359,17 @@ public final class PassportReader {
         // header tells the length of large ones.
         var data = try readBinary(file, offset: 0, length: Self.shortReadSize, allowShortAnswer: true)
         let header = try Self.fileLength(data, file: file)
-        guard header <= Self.maximumOffset + Self.shortReadSize else {
+        guard header <= Self.maximumFileLength else {
             throw ChipError.malformed(
-                file: file.rawValue, reason: "\(header) bytes is longer than this reader supports")
+                file: file.rawValue, reason: "\(header) bytes is longer than any travel document's file")
         }
         while data.count < header {
             onProgress?(
                 .reading(file: file, index: index, count: count, bytesRead: data.count, totalBytes: header))
             let remaining = header - data.count
-            let wanted = min(remaining, extendedAllowed ? Self.extendedReadSize : Self.shortReadSize)
+            // Past the 15-bit offset, each answer also carries DO53's tag and length.
+            let wrapping = data.count > Self.maximumOffset ? Self.offsetDataObjectOverhead : 0
+            let wanted = min(remaining, (extendedAllowed ? Self.extendedReadSize : Self.shortReadSize) - wrapping)
             let chunk: [UInt8]
             if wanted > Self.shortReadSize {
                 do {
@@ -403,10 +408,16 @@ public final class PassportReader {
         -> [UInt8]
     {
         let step = "READ BINARY \(file.rawValue) at \(offset)"
-        let answer = try session.send(
-            CommandAPDU(
-                cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length),
-            step: step)
+        let beyondOffsetField = offset > Self.maximumOffset
+        let command =
+            beyondOffsetField
+            ? CommandAPDU(
+                cla: 0x00, ins: 0xB1, p1: 0x00, p2: 0x00,
+                data: TLV.encode(tag: 0x54, value: TLV.bigEndianBytes(UInt64(offset))),
+                expectedLength: length + Self.offsetDataObjectOverhead)
+            : CommandAPDU(
+                cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length)
+        let answer = try session.send(command, step: step)
         // 6282: the file ended before `length` bytes, as asked for by the first, speculative read.
         guard answer.isSuccess || answer.sw == 0x6282 else {
             if answer.sw == 0x6988 || answer.sw == 0x6987 {
@@ -414,8 +425,17 @@ public final class PassportReader {
             }
             throw ChipError.unexpectedStatus(step: step, sw: answer.sw)
         }
-        return answer.data
+        guard beyondOffsetField else { return answer.data }
+        guard !answer.data.isEmpty else { return [] }
+        let wrapped = try TLV.sequence(answer.data[...])
+        guard wrapped.count == 1, let object = wrapped.first, object.tag == 0x53 else {
+            throw ChipError.malformed(file: file.rawValue, reason: "the answer at \(offset) is not one DO53")
+        }
+        return Array(object.value)
     }
+
+    /// The most DO53's tag and length add to an answer of up to 64 KiB.
+    static let offsetDataObjectOverhead = 4
 
     /// The complete length (tag, length and value) of an LDS file from its first bytes.
     static func fileLength(_ head: [UInt8], file: LDSFile) throws(ChipError) -> Int {

@@ -49,7 +49,8 @@ struct SecureMessaging {
             + (0..<8).map { UInt8(truncatingIfNeeded: sendSequenceCounter >> (56 - 8 * $0)) }
     }
 
-    /// The protected form of `command`: CLA with 0x0C, data in DO87, Le in DO97, MAC in DO8E.
+    /// The protected form of `command`: CLA with 0x0C, data in DO87 (DO85, with no padding
+    /// indicator, for an odd INS such as READ BINARY B1), Le in DO97, MAC in DO8E.
     mutating func protect(_ command: CommandAPDU) throws(ChipError) -> CommandAPDU {
         sendSequenceCounter &+= 1
         let header = ChipCrypto.paddedISO9797(
@@ -58,7 +59,9 @@ struct SecureMessaging {
         if !command.data.isEmpty {
             let encrypted = try crypt(
                 ChipCrypto.paddedISO9797(command.data, blockSize: cipher.blockSize), encrypt: true)
-            objects += TLV.encode(tag: 0x87, value: [0x01] + encrypted)
+            objects +=
+                command.ins & 1 == 1
+                ? TLV.encode(tag: 0x85, value: encrypted) : TLV.encode(tag: 0x87, value: [0x01] + encrypted)
         }
         var extended = command.forceExtended
         if let expected = command.expectedLength {
@@ -101,6 +104,10 @@ struct SecureMessaging {
                     throw ChipError.secureMessaging(step: step, reason: "DO87 without padding indicator 01")
                 }
                 encrypted = Array(element.value.dropFirst())
+            case 0x85:
+                // Answers to odd instructions carry their cryptogram without a padding indicator.
+                macInput += TLV.encode(tag: 0x85, value: Array(element.value))
+                encrypted = Array(element.value)
             case 0x99:
                 macInput += TLV.encode(tag: 0x99, value: Array(element.value))
                 guard element.value.count == 2 else {

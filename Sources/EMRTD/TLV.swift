@@ -68,17 +68,18 @@ struct TLV {
 
     /// The bytes of a tag-length-value element.
     static func encode(tag: UInt32, value: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        var tagBytes: [UInt8] = []
-        var remaining = tag
+        bigEndianBytes(UInt64(tag)) + encodeLength(value.count) + value
+    }
+
+    /// `value` in as few big-endian bytes as it takes (at least one): tags, and DO54's file offsets.
+    static func bigEndianBytes(_ value: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var remaining = value
         repeat {
-            tagBytes.insert(UInt8(remaining & 0xFF), at: 0)
+            bytes.insert(UInt8(remaining & 0xFF), at: 0)
             remaining >>= 8
         } while remaining > 0
-        out += tagBytes
-        out += encodeLength(value.count)
-        out += value
-        return out
+        return bytes
     }
 
     static func encodeLength(_ length: Int) -> [UInt8] {

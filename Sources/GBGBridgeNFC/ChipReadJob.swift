@@ -120,7 +120,7 @@ final class ChipReadJob: Sendable {
         do {
             photo = try FaceImageConverter.browserReady(face)
         } catch {
-            return .failure(Failure(kind: .chipReadFailed, detail: "the face image on the chip is unusable: \(error)"))
+            return .failure(Failure(kind: .chipUnreadable, detail: "the face image on the chip is unusable: \(error)"))
         }
         let verdict: PassiveAuthentication
         if let sod = contents.files[.securityObject] {
@@ -214,7 +214,9 @@ final class ChipReadJob: Sendable {
         case .accessControlUnavailable:
             return Failure(
                 kind: byCardAccessNumber ? .cardAccessNumberUnsupported : .chipReadFailed, detail: error.description)
-        case .transport, .unexpectedStatus, .secureMessaging, .malformed, .crypto, .invalidKey:
+        case .malformed, .crypto:
+            return Failure(kind: .chipUnreadable, detail: error.description)
+        case .transport, .unexpectedStatus, .secureMessaging, .invalidKey:
             return Failure(kind: .chipReadFailed, detail: error.description)
         }
     }

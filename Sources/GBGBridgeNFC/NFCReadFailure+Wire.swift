@@ -8,7 +8,7 @@ extension NFCReadFailure {
         case .noDocument: return "NO_DOCUMENT"
         case .accessDenied, .wrongCardAccessNumber: return "ACCESS_DENIED"
         case .cardAccessNumberUnsupported: return "PACE_NOT_SUPPORTED"
-        case .chipReadFailed: return "CHIP_READ_FAILED"
+        case .chipReadFailed, .chipUnreadable: return "CHIP_READ_FAILED"
         case .notATravelDocument: return "NOT_A_TRAVEL_DOCUMENT"
         }
     }
@@ -17,13 +17,14 @@ extension NFCReadFailure {
     public var status: BridgeResponseStatus { self == .readerUnavailable ? .unsupported : .error }
 
     /// Whether the journey may simply ask again (after the person acts).
-    public var recoverable: Bool { self != .readerUnavailable }
+    public var recoverable: Bool { self != .readerUnavailable && self != .chipUnreadable }
 
     /// Whether trying again in the window, on the same request, can help.
     var canRetryInWindow: Bool {
         switch self {
         case .noDocument, .chipReadFailed, .notATravelDocument: return true
-        case .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported, .readerUnavailable: return false
+        case .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported, .readerUnavailable, .chipUnreadable:
+            return false
         }
     }
 
@@ -47,6 +48,9 @@ extension NFCReadFailure {
         case .chipReadFailed:
             return
                 "The chip could not be read to the end: the document was moved or removed. Keep it still on the reader and try again."
+        case .chipUnreadable:
+            return
+                "The chip answered, but its data could not be understood, so this document's chip cannot be read here. Continue without the chip."
         case .notATravelDocument:
             return "The card on the reader is not a passport or identity card with a chip."
         }

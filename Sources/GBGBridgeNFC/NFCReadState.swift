@@ -1,7 +1,7 @@
 import EMRTD
 
 /// Why a chip read failed, as the person and the journey are told.
-public enum NFCReadFailure: Sendable, Equatable {
+public enum NFCReadFailure: Sendable, Equatable, CaseIterable {
     /// No reader, or no PC/SC service (`NFC_NOT_AVAILABLE`).
     case readerUnavailable
     /// No document was placed on the reader in the time allowed (`NO_DOCUMENT`).
@@ -15,6 +15,10 @@ public enum NFCReadFailure: Sendable, Equatable {
     case cardAccessNumberUnsupported
     /// The document left the reader, or the chip stopped answering, mid-read (`CHIP_READ_FAILED`).
     case chipReadFailed
+    /// The chip answered, but what it holds cannot be understood here: a malformed file, a face
+    /// image that does not decode, or a cryptographic step this host cannot do (`CHIP_READ_FAILED`,
+    /// not recoverable: reading the same chip again ends the same way).
+    case chipUnreadable
     /// The card on the reader has no travel-document application (`NOT_A_TRAVEL_DOCUMENT`).
     case notATravelDocument
 }

@@ -310,6 +310,12 @@ public final class NFCReadWindow {
                 instruction: tr(
                     "The document moved or was taken off the reader. Lay it flat on the reader, keep it still, and choose Try again."
                 ))
+        case .chipUnreadable:
+            return Content(
+                heading: tr("This chip cannot be read here"),
+                instruction: tr(
+                    "The chip answered, but its data is in a form this computer cannot read. Trying again will not help: close this window to go on without the chip."
+                ))
         case .notATravelDocument:
             return Content(
                 heading: tr("This is not a passport or identity card"),

@@ -50,14 +50,13 @@ final class NFCReadRequestTests: XCTestCase {
         XCTAssertEqual(NFCReadFailure.readerUnavailable.status, .unsupported)
         XCTAssertFalse(NFCReadFailure.readerUnavailable.recoverable)
         XCTAssertEqual(NFCReadFailure.readerUnavailable.code, "NFC_NOT_AVAILABLE")
-        for failure in [
-            NFCReadFailure.noDocument, .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported,
-            .chipReadFailed, .notATravelDocument,
-        ] {
+        for failure in NFCReadFailure.allCases where failure != .readerUnavailable {
             XCTAssertEqual(failure.status, .error)
-            XCTAssertTrue(failure.recoverable)
+            XCTAssertEqual(failure.recoverable, failure != .chipUnreadable, "\(failure)")
             XCTAssertFalse(failure.message.isEmpty)
         }
+        XCTAssertEqual(NFCReadFailure.chipUnreadable.code, "CHIP_READ_FAILED")
+        XCTAssertFalse(NFCReadFailure.chipUnreadable.canRetryInWindow)
         XCTAssertEqual(NFCReadFailure.noDocument.code, "NO_DOCUMENT")
         XCTAssertEqual(NFCReadFailure.accessDenied.code, "ACCESS_DENIED")
         XCTAssertEqual(NFCReadFailure.chipReadFailed.code, "CHIP_READ_FAILED")
@@ -66,6 +65,26 @@ final class NFCReadRequestTests: XCTestCase {
         XCTAssertEqual(NFCReadFailure.cardAccessNumberUnsupported.code, "PACE_NOT_SUPPORTED")
         let payload = NFCReadFailure.chipReadFailed.payload(detail: "SCardTransmit: SCARD_W_REMOVED_CARD")
         XCTAssertTrue(payload.message.hasSuffix("(SCardTransmit: SCARD_W_REMOVED_CARD)"))
+    }
+
+    /// A lost link is worth another try; a chip whose data cannot be understood is not.
+    func testChipErrorsMapToWhatThePersonIsTold() throws {
+        let key = AccessKey.mrz(try MRZKey(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
+        let expectations: [(ChipError, NFCReadFailure?)] = [
+            (
+                .transport(step: "READ BINARY DG2 at 0", detail: "SCARD_W_REMOVED_CARD", cardRemoved: true),
+                .chipReadFailed
+            ),
+            (.secureMessaging(step: "READ BINARY DG2 at 223", reason: "the response MAC is wrong"), .chipReadFailed),
+            (.malformed(file: "DG2", reason: "bad length"), .chipUnreadable),
+            (.crypto("EVP_PKEY_derive"), .chipUnreadable),
+            (.accessDenied(sw: 0x6300), .accessDenied),
+            (.notATravelDocument(sw: 0x6A82), .notATravelDocument),
+            (.cancelled, nil),
+        ]
+        for (error, expected) in expectations {
+            XCTAssertEqual(ChipReadJob.failure(from: error, key: key).kind, expected, "\(error)")
+        }
     }
 
     func testReaderChoice() {

@@ -45,10 +45,7 @@ struct NFCReadWindowTests {
         #expect(window.texts.heading == "Checking that the chip is genuine")
         window.show(.verifying)
         #expect(window.texts.heading == "Checking the document's signature")
-        for failure in [
-            NFCReadFailure.noDocument, .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported,
-            .chipReadFailed, .notATravelDocument, .readerUnavailable,
-        ] {
+        for failure in NFCReadFailure.allCases {
             window.show(.failed(failure, canRetry: failure.canRetryInWindow))
             #expect(!window.texts.heading.isEmpty)
             #expect(!window.texts.instruction.isEmpty)
@@ -110,10 +107,7 @@ struct NFCReadWindowTests {
         defer { window.close() }
         window.present()
         // The failures carry the longest texts.
-        for failure in [
-            NFCReadFailure.noDocument, .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported,
-            .chipReadFailed, .notATravelDocument, .readerUnavailable,
-        ] {
+        for failure in NFCReadFailure.allCases {
             window.show(.failed(failure, canRetry: failure.canRetryInWindow))
             await pump(.milliseconds(150))
             var width: Int32 = 0

@@ -1,7 +1,7 @@
 """Makes a test passport for the virtual chip: its data groups, a test CSCA and Document Signer,
 EF.SOD signed by them, and an unrelated "foreign" CSCA.
 
-    make_passport.py --out DIR [--photo-format jpeg|jp2] [--tamper dg1|dg2] [--key-type ec|rsa]
+    make_passport.py --out DIR [--photo-format jpeg|jp2] [--photo-size normal|large] [--tamper dg1|dg2] [--key-type ec|rsa]
                      [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone] [--extra-details]
                      [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
@@ -17,6 +17,8 @@ DG14, DG15 and EF.SOD stay those of the genuine keys, but ca.key and aa.key are 
 --extra-details adds DG11.bin (full name, another name, personal number, full date of birth, place of
 birth, address, profession) and DG12.bin (issuing authority, date of issue in packed BCD, date and
 time of personalization).
+--photo-size large makes the face about 60 KB (JPEG), so DG2 reaches past the 32 KB that READ BINARY
+with its offset in P1-P2 can address: the rest is read with READ BINARY B1 (offset in DO54).
 """
 
 import argparse
@@ -79,8 +81,8 @@ def td3_mrz(number, birth, expiry):
     return line1 + "\n" + line2
 
 
-def face_image(photo_format):
-    """A face-like picture, about 20 KB as JPEG."""
+def face_image(photo_format, large=False):
+    """A face-like picture, about 20 KB as JPEG (about 60 KB when large)."""
     image = Image.new("RGB", (420, 540), (214, 226, 236))
     draw = ImageDraw.Draw(image)
     draw.ellipse((110, 90, 310, 350), fill=(233, 196, 160), outline=(120, 80, 60), width=3)
@@ -93,11 +95,13 @@ def face_image(photo_format):
     for step in range(0, 540, 6):
         draw.line((0, step, 60, step + 30), fill=(200 - step % 40, 215, 228), width=2)
         draw.line((360, step, 420, step + 20), fill=(205, 212 + step % 30, 230), width=2)
+    if large:
+        image = image.resize((840, 1080))
     buffer = io.BytesIO()
     if photo_format == "jp2":
         image.save(buffer, "JPEG2000", quality_mode="rates", quality_layers=[40])
     else:
-        image.save(buffer, "JPEG", quality=82)
+        image.save(buffer, "JPEG", quality=85 if large else 82)
     return buffer.getvalue()
 
 
@@ -189,6 +193,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--photo-format", choices=["jpeg", "jp2"], default="jpeg")
+    parser.add_argument("--photo-size", choices=["normal", "large"], default="normal")
     parser.add_argument("--tamper", choices=["dg1", "dg2"])
     parser.add_argument("--key-type", choices=["ec", "rsa"], default="ec")
     parser.add_argument("--document-number", default="L898902C")
@@ -208,7 +213,7 @@ def main():
 
     mrz = td3_mrz(options.document_number.upper(), options.birth, options.expiry)
     dg1 = tlv(0x61, tlv(0x5F1F, mrz.replace("\n", "").encode("ascii")))
-    image = face_image(options.photo_format)
+    image = face_image(options.photo_format, large=options.photo_size == "large")
     dg2 = data_group_2(image, options.photo_format)
     groups = {1: dg1, 2: dg2}
     if options.extra_details:

@@ -40,6 +40,7 @@ class ChipReadingTests(unittest.TestCase):
             "genuine-3des-ec": ["--chip-auth", "3des", "--active-auth", "ec"],
             "clone": ["--chip-auth", "aes", "--active-auth", "ec", "--clone"],
             "extra-details": ["--extra-details"],
+            "large-photo": ["--photo-size", "large"],
         }.items():
             folder = cls.scratch / name
             make_passport(folder, *options)
@@ -153,6 +154,23 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["status"], "success", read)
         self.assertEqual(read["photoMimeType"], "image/jpeg")
         self.assertEqual(read["photoStart"], "/9j/")
+
+    def test_face_past_32_kb_is_read_with_odd_read_binary(self):
+        # Past offset 32767, READ BINARY B1 (offset in DO54, data in DO53, DO85 under secure messaging),
+        # with 3DES (BAC) and AES (PACE) secure messaging, extended and short reads.
+        passport = self.passports["large-photo"]
+        photo_bytes = json.loads((passport / "passport.json").read_text())["photoBytes"]
+        self.assertGreater(photo_bytes, 40_000)
+        for card_options, shell_options in [([], []), ([], ["--nfc-short-apdus"]), (["--pace"], []),
+                                            (["--pace"], ["--nfc-short-apdus"])]:
+            with self.subTest(card=card_options, shell=shell_options):
+                self.insert("large-photo", *card_options)
+                _, read, _, _ = self.single_read(self.key(), "--csca", str(passport / "csca.pem"), *shell_options)
+                self.assertEqual(read["status"], "success", read)
+                self.assertEqual(read["accessControl"], "PACE" if card_options else "BAC")
+                self.assertEqual(read["photoLength"], 4 * ((photo_bytes + 2) // 3))
+                self.assertEqual(read["passiveAuthentication"]["status"], "valid")
+                sandbox("remove", str(self.sandbox_dir), check=False)
 
     def test_document_placed_after_the_request(self):
         process, log = self.start_journey(self.key())

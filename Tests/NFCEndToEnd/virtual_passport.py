@@ -353,10 +353,18 @@ class Chip:
         encrypted = None
         expected = None
         given_mac = None
+        # Odd instructions (READ BINARY B1) carry their cryptogram in DO85, without a padding indicator.
+        odd = ins & 1 == 1
         for tag, value in objects:
-            if tag == 0x87:
+            if tag == 0x87 and not odd:
                 mac_input += tlv(0x87, value)
                 encrypted = value[1:]
+            elif tag == 0x85 and odd:
+                mac_input += tlv(0x85, value)
+                encrypted = value
+            elif tag in (0x85, 0x87):
+                self.session = None
+                return sw(0x6988)
             elif tag == 0x97:
                 mac_input += tlv(0x97, value)
                 number = int.from_bytes(value, "big")
@@ -380,7 +388,8 @@ class Chip:
         session.ssc += 1
         response = b""
         if data_out:
-            response += tlv(0x87, b"\x01" + session.crypt(session.pad(data_out), encrypt=True))
+            cryptogram = session.crypt(session.pad(data_out), encrypt=True)
+            response += tlv(0x85, cryptogram) if odd else tlv(0x87, b"\x01" + cryptogram)
         response += tlv(0x99, sw(status))
         response += tlv(0x8E, session.mac(session.counter() + response))
         if self.next_session is not None:
@@ -405,6 +414,8 @@ class Chip:
             chunk = content[offset:offset + (expected or 256)]
             # Fewer bytes than asked for: the end of the file came first.
             return chunk, 0x9000 if len(chunk) == (expected or 256) else 0x6282
+        if ins == 0xB1:
+            return self.read_binary_beyond_32k(data, expected)
         if ins == 0x22 and p1 == 0x41 and p2 in (0xA4, 0xA6):
             return self.set_chip_authentication(p2, data)
         if ins == 0x86 and self.chip_auth == "aes":
@@ -412,6 +423,22 @@ class Chip:
         if ins == 0x88 and self.active_auth_key is not None:
             return self.internal_authenticate(data)
         return b"", 0x6D00
+
+    def read_binary_beyond_32k(self, data, expected):
+        """READ BINARY B1: the offset in DO54, the data answered in DO53 (tag and length count against Le)."""
+        if self.selected is None:
+            return b"", 0x6986
+        objects = parse_tlvs(data)
+        if len(objects) != 1 or objects[0][0] != 0x54:
+            return b"", 0x6A80
+        offset = int.from_bytes(objects[0][1], "big")
+        content = self.files[self.selected]
+        if offset >= len(content):
+            return b"", 0x6B00
+        room = expected or 256
+        size = room - (2 if room - 2 < 0x80 else 3 if room - 3 < 0x100 else 4)
+        chunk = content[offset:offset + size]
+        return tlv(0x53, chunk), 0x9000 if len(chunk) == size else 0x6282
 
     def set_chip_authentication(self, p2, data):
         """MSE:Set AT (A4) choosing Chip Authentication in AES, or MSE:Set KAT (A6) doing it in 3DES."""
