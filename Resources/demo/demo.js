@@ -604,7 +604,9 @@
     fact("Born (YYMMDD)", data.dateOfBirth);
     fact("Expires (YYMMDD)", data.dateOfExpiry);
     fact("Opened with", data.accessControl);
-    fact("Signature", SIGNATURE_WORDS[signature] || signature);
+    var revocation = (data.passiveAuthentication || {}).revocation;
+    fact("Signature", revocation === "revoked" ? "revoked: the issuing country withdrew the signer's certificate"
+      : (SIGNATURE_WORDS[signature] || signature) + (revocation === "notRevoked" ? " (signer not revoked)" : ""));
     fact("Genuine chip", chipAuthenticitySummary(data));
     fact("Read", (data.dataGroupsRead || []).join(", "));
     part(card, "facts").replaceChildren(facts);

@@ -1,23 +1,33 @@
 import FoundationEssentials
 
 /// The Country Signing CA certificates passive authentication trusts: from a folder of
-/// certificates (PEM or DER, any names), an ICAO master list, or both.
+/// certificates (PEM or DER, any names), an ICAO master list, or both; with the revocation lists
+/// (CRLs) those CSCAs publish for their Document Signers.
 public struct CSCAStore: Sendable {
     /// The certificates, DER.
     public let certificates: [[UInt8]]
+    /// Revocation lists signed by one of ``certificates``, DER.
+    public let revocationLists: [[UInt8]]
+    /// Revocation lists found that none of ``certificates`` signed (left out of ``revocationLists``).
+    public let ignoredRevocationListCount: Int
     /// Where they came from, for messages.
     public let source: String
 
     /// An empty store: every chip's signer is then an unknown issuer.
     public static let empty = CSCAStore(certificates: [], source: "no CSCA certificates")
 
-    public init(certificates: [[UInt8]], source: String) {
+    /// A store of `certificates` and those of `revocationLists` that one of them signed.
+    public init(certificates: [[UInt8]], revocationLists: [[UInt8]] = [], source: String) {
         self.certificates = certificates
+        let usable = revocationLists.filter { OpenSSLCMS.isIssued(list: $0, byOneOf: certificates) }
+        self.revocationLists = usable
+        self.ignoredRevocationListCount = revocationLists.count - usable.count
         self.source = source
     }
 
-    /// Loads `path`: a folder (every file in it that holds certificates or a master list), a
-    /// certificate file, or an ICAO master list (`.ml`, a CMS SignedData of a CscaMasterList).
+    /// Loads `path`: a folder (every file in it that holds certificates, revocation lists or a
+    /// master list), a certificate file, or an ICAO master list (`.ml`, a CMS SignedData of a
+    /// CscaMasterList). Revocation lists (PEM or DER CRLs) count when a CSCA in the store signed them.
     ///
     /// The master list's own signature is not checked against a trust anchor: whoever provides the
     /// file vouches for it, as for a folder of certificates.
@@ -27,6 +37,7 @@ public struct CSCAStore: Sendable {
             throw CSCAStoreError(path: path, reason: "no such file or folder")
         }
         var found: [[UInt8]] = []
+        var lists: [[UInt8]] = []
         if isDirectory {
             let names: [String]
             do {
@@ -35,31 +46,39 @@ public struct CSCAStore: Sendable {
                 throw CSCAStoreError(path: path, reason: "cannot list the folder: \(error)")
             }
             for name in names where !name.hasPrefix(".") {
-                found += (try? Self.certificates(inFile: path + "/" + name)) ?? []
+                let contents =
+                    (try? Self.contents(ofFile: path + "/" + name)) ?? (certificates: [], revocationLists: [])
+                found += contents.certificates
+                lists += contents.revocationLists
             }
         } else {
-            found = try Self.certificates(inFile: path)
+            (found, lists) = try Self.contents(ofFile: path)
         }
         guard !found.isEmpty else {
             throw CSCAStoreError(
                 path: path, reason: "no certificates found (expected PEM or DER certificates, or an ICAO master list)")
         }
-        self.init(certificates: found, source: path)
+        self.init(certificates: found, revocationLists: lists, source: path)
     }
 
-    static func certificates(inFile path: String) throws(CSCAStoreError) -> [[UInt8]] {
+    /// The certificates and revocation lists in one file (PEM with either or both, DER, or a master list).
+    static func contents(ofFile path: String) throws(CSCAStoreError) -> (
+        certificates: [[UInt8]], revocationLists: [[UInt8]]
+    ) {
         let bytes: [UInt8]
         do {
             bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw CSCAStoreError(path: path, reason: "cannot read it: \(error)")
         }
-        if String(decoding: bytes.prefix(65536), as: UTF8.self).contains("-----BEGIN CERTIFICATE") {
-            return OpenSSLCMS.certificates(fromPEM: bytes)
+        let head = String(decoding: bytes.prefix(65536), as: UTF8.self)
+        if head.contains("-----BEGIN CERTIFICATE") || head.contains("-----BEGIN X509 CRL") {
+            return (OpenSSLCMS.certificates(fromPEM: bytes), OpenSSLCMS.revocationLists(fromPEM: bytes))
         }
-        if OpenSSLCMS.isCertificate(bytes) { return [bytes] }
-        if let list = try? masterListCertificates(bytes) { return list }
-        return []
+        if OpenSSLCMS.isCertificate(bytes) { return ([bytes], []) }
+        if OpenSSLCMS.isRevocationList(bytes) { return ([], [bytes]) }
+        if let list = try? masterListCertificates(bytes) { return (list, []) }
+        return ([], [])
     }
 
     /// CscaMasterList ::= SEQUENCE { version INTEGER, certList SET OF Certificate }, inside a SignedData.

@@ -57,7 +57,8 @@ enum OpenSSLCMS {
 
     /// How a certificate chains to a set of trust anchors.
     enum ChainResult: Equatable {
-        case trusted
+        /// An anchor issued it; `issuer` is that anchor (DER).
+        case trusted(issuer: [UInt8])
         /// No anchor issued it.
         case unknownIssuer
         /// An anchor matched but the chain does not verify (bad signature, wrong usage...).
@@ -82,7 +83,12 @@ enum OpenSSLCMS {
         guard X509_STORE_CTX_init(context, store, leaf, nil) == 1 else { return .invalid("X509_STORE_CTX_init failed") }
         if X509_verify_cert(context) == 1 {
             ERR_clear_error()
-            return .trusted
+            // The chain is the Document Signer and the anchor that issued it (itself, were it an anchor).
+            guard let chain = X509_STORE_CTX_get0_chain(context), gbg_sk_X509_num(chain) >= 1,
+                let anchor = gbg_sk_X509_value(chain, min(1, gbg_sk_X509_num(chain) - 1)),
+                let issuer = derBytes(of: anchor)
+            else { return .invalid("the verified chain is empty") }
+            return .trusted(issuer: issuer)
         }
         let code = X509_STORE_CTX_get_error(context)
         ERR_clear_error()

@@ -5,7 +5,8 @@ public struct PassiveAuthentication: Sendable, Equatable {
     public enum Status: String, Sendable {
         /// Hashes, signature and chain all check out.
         case valid
-        /// A hash does not match, the signature does not verify, or the chain is broken.
+        /// A hash does not match, the signature does not verify, the chain is broken, or the
+        /// Document Signer is revoked.
         case invalid
         /// Hashes and signature check out, but no trusted CSCA issued the Document Signer.
         case unknownIssuer
@@ -13,7 +14,19 @@ public struct PassiveAuthentication: Sendable, Equatable {
         case notChecked
     }
 
+    /// Whether the Document Signer is on its CSCA's revocation list, as the wire names it.
+    public enum Revocation: String, Sendable {
+        /// The store holds a revocation list signed by the issuing CSCA, and it does not name the signer.
+        case notRevoked
+        /// The issuing CSCA's revocation list names the signer (the status is then `invalid`).
+        case revoked
+        /// The store holds no revocation list from the issuing CSCA, or the chain was not established.
+        case notChecked
+    }
+
     public let status: Status
+    /// Whether the Document Signer's revocation was checked, and its outcome.
+    public let revocation: Revocation
     /// Why the status is not `valid` (English, for logs and integrators).
     public let reason: String?
     /// The Document Signer certificate's subject (RFC 2253), when EF.SOD carries it.
@@ -28,9 +41,10 @@ public struct PassiveAuthentication: Sendable, Equatable {
     /// A verdict reached without a full check (EF.SOD missing or unreadable).
     public init(
         status: Status, reason: String?, signer: String?, signerIssuer: String?, matchedDataGroups: [String],
-        mismatchedDataGroups: [String]
+        mismatchedDataGroups: [String], revocation: Revocation = .notChecked
     ) {
         self.status = status
+        self.revocation = revocation
         self.reason = reason
         self.signer = signer
         self.signerIssuer = signerIssuer
@@ -63,10 +77,11 @@ public struct PassiveAuthentication: Sendable, Equatable {
         }
         let signer = signature.signerCertificate.flatMap { OpenSSLCMS.distinguishedName(of: $0) }
         let issuer = signature.signerCertificate.flatMap { OpenSSLCMS.distinguishedName(of: $0, issuer: true) }
-        func result(_ status: Status, _ reason: String?) -> PassiveAuthentication {
+        func result(_ status: Status, _ reason: String?, revocation: Revocation = .notChecked) -> PassiveAuthentication
+        {
             PassiveAuthentication(
                 status: status, reason: reason, signer: signer, signerIssuer: issuer, matchedDataGroups: matched,
-                mismatchedDataGroups: mismatched)
+                mismatchedDataGroups: mismatched, revocation: revocation)
         }
         if !mismatched.isEmpty {
             return result(
@@ -82,7 +97,15 @@ public struct PassiveAuthentication: Sendable, Equatable {
             )
         }
         switch OpenSSLCMS.verifyChain(certificate: certificate, anchors: store.certificates) {
-        case .trusted: return result(.valid, nil)
+        case .trusted(let csca):
+            switch OpenSSLCMS.revocation(of: certificate, issuer: csca, lists: store.revocationLists) {
+            case .notRevoked: return result(.valid, nil, revocation: .notRevoked)
+            case .notChecked: return result(.valid, nil)
+            case .revoked(let since):
+                return result(
+                    .invalid, "the Document Signer certificate was revoked by its CSCA (on \(since))",
+                    revocation: .revoked)
+            }
         case .unknownIssuer:
             return result(.unknownIssuer, "no trusted CSCA certificate issued the Document Signer (\(store.source))")
         case .invalid(let reason): return result(.invalid, "the Document Signer certificate does not verify: \(reason)")

@@ -238,6 +238,7 @@ public final class NFCReadCapability {
         let verdict = read.passiveAuthentication
         var authentication: [String: JSONValue] = [
             "status": .string(verdict.status.rawValue),
+            "revocation": .string(verdict.revocation.rawValue),
             "dataGroupsMatched": .array(verdict.matchedDataGroups.map(JSONValue.string)),
             "dataGroupsMismatched": .array(verdict.mismatchedDataGroups.map(JSONValue.string)),
         ]

@@ -204,6 +204,22 @@ final class JourneyRun: BridgeHostDelegate {
             options: .init(
                 reader: settings.nfcReader, store: settings.cscaStore, documentTimeout: settings.nfcTimeout,
                 showsWindow: !settings.isUnattended, readSize: settings.nfcReadSize))
+        let store = settings.cscaStore
+        if !store.certificates.isEmpty {
+            ShellOutput.note(
+                tr(
+                    "nfc.read: trusted CSCA certificates: {certificates}, revocation lists: {lists} (from {source})",
+                    [
+                        "certificates": String(store.certificates.count), "lists": String(store.revocationLists.count),
+                        "source": store.source,
+                    ]))
+        }
+        if store.ignoredRevocationListCount > 0 {
+            ShellOutput.warning(
+                tr(
+                    "nfc.read: revocation lists signed by none of the CSCA certificates, ignored: {count} (in {source})",
+                    ["count": String(store.ignoredRevocationListCount), "source": store.source]))
+        }
         chipReader.onReaderChange = { reader in
             if let reader {
                 ShellOutput.note(tr("nfc.read: chips are read on the reader '{reader}'", ["reader": reader]))

@@ -12,7 +12,7 @@ struct NFCOptions: ParsableArguments {
     @Option(
         name: .customLong("csca"),
         help: ArgumentHelp(
-            "Trust these Country Signing CA certificates for passive authentication: a folder of PEM or DER certificates, a certificate file, or an ICAO master list. Without it every chip's signer is reported as unknownIssuer.",
+            "Trust these Country Signing CA certificates for passive authentication: a folder of PEM or DER certificates, a certificate file, or an ICAO master list. Revocation lists (CRLs, PEM or DER) in the folder or file are checked too: a Document Signer its CSCA revoked makes the chip invalid. Without it every chip's signer is reported as unknownIssuer.",
             valueName: "path"))
     var csca: String?
 

@@ -6,7 +6,8 @@ EF.SOD signed by them, and an unrelated "foreign" CSCA.
                      [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
 Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields and the card access number), csca.pem,
-ds.pem, foreign-csca.pem (with their keys) into DIR. Certificates and keys come from the openssl command;
+ds.pem, foreign-csca.pem (with their keys), and revocation lists (crl-empty.pem and crl-revoked.pem from the CSCA,
+the second revoking the Document Signer; foreign-crl.pem from the foreign CSCA) into DIR. Certificates and keys come from the openssl command;
 the face is drawn with Pillow. Test data only: nothing here is a real document.
 
 --chip-auth adds DG14.bin offering Chip Authentication (ECDH on NIST P-256, then AES-128 or 3DES
@@ -25,6 +26,7 @@ import argparse
 import hashlib
 import io
 import json
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -178,6 +180,27 @@ def make_certificates(folder, key_type):
             "-out", "ds.pem", "-days", "3650", "-sha256", "-extfile", "ds.ext", cwd=folder)
     for name in ["csca", "foreign-csca", "ds"]:
         openssl("x509", "-in", f"{name}.pem", "-outform", "DER", "-out", f"{name}.der", cwd=folder)
+    make_revocation_lists(folder)
+
+
+def make_revocation_lists(folder):
+    """CRLs: crl-empty.pem and crl-revoked.pem (the Document Signer revoked) from the CSCA, and
+    foreign-crl.pem from the foreign CSCA."""
+    work = folder / "ca-database"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    for issuer, outputs in [("csca", ["crl-empty.pem", "crl-revoked.pem"]), ("foreign-csca", ["foreign-crl.pem"])]:
+        (work / "index.txt").write_text("")
+        (work / "crlnumber").write_text("01\n")
+        (work / "ca.cnf").write_text(
+            "[ca]\ndefault_ca = test\n[test]\ndatabase = index.txt\ncrlnumber = crlnumber\n"
+            "default_md = sha256\ndefault_crl_days = 3650\n")
+        authority = ["-config", "ca.cnf", "-keyfile", str(folder / f"{issuer}.key"), "-cert", str(folder / f"{issuer}.pem")]
+        for index, output in enumerate(outputs):
+            if index == 1:
+                openssl("ca", *authority, "-revoke", str(folder / "ds.pem"), "-crl_reason", "keyCompromise", cwd=work)
+            openssl("ca", *authority, "-gencrl", "-out", str(folder / output), cwd=work)
+    shutil.rmtree(work)
 
 
 def lds_security_object(groups):

@@ -240,6 +240,32 @@ class ChipReadingTests(unittest.TestCase):
                 self.assertEqual(verdict["dataGroupsMismatched"], [group])
                 sandbox("remove", str(self.sandbox_dir))
 
+    def test_revocation_lists_from_the_csca_are_checked(self):
+        passport = self.passports["valid"]
+        self.insert()
+        for lists, status, revocation in [([], "valid", "notChecked"), (["crl-empty.pem"], "valid", "notRevoked"),
+                                          (["crl-revoked.pem"], "invalid", "revoked"),
+                                          (["foreign-crl.pem"], "valid", "notChecked")]:
+            with self.subTest(lists=lists):
+                store = self.scratch / ("store-" + "-".join(lists))
+                store.mkdir(exist_ok=True)
+                for name in ["csca.pem", *lists]:
+                    shutil.copy(passport / name, store / name)
+                _, read, _, stderr = self.single_read(self.key(), "--csca", str(store))
+                verdict = read["passiveAuthentication"]
+                self.assertEqual((verdict["status"], verdict["revocation"]), (status, revocation), verdict)
+                usable = 0 if lists in ([], ["foreign-crl.pem"]) else 1
+                self.assertIn(f"trusted CSCA certificates: 1, revocation lists: {usable} (from {store})", stderr)
+                if revocation == "revoked":
+                    self.assertIn("revoked by its CSCA", verdict["reason"])
+                if lists == ["foreign-crl.pem"]:
+                    self.assertIn("signed by none of the CSCA certificates, ignored: 1", stderr)
+        # One PEM file holding the CSCA and its list.
+        bundle = self.scratch / "csca-with-crl.pem"
+        bundle.write_text((passport / "csca.pem").read_text() + (passport / "crl-revoked.pem").read_text())
+        _, read, _, _ = self.single_read(self.key(), "--csca", str(bundle))
+        self.assertEqual(read["passiveAuthentication"]["revocation"], "revoked", read)
+
     def test_foreign_csca_is_unknown_issuer(self):
         self.insert()
         _, read, _, _ = self.single_read(self.key(), "--csca", str(self.passports["valid"] / "foreign-csca.pem"))
