@@ -123,7 +123,7 @@ let package = Package(
             name: "gbgbridge-capture-testhost",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "GBGBridgeLocalization", "CWebKitGTK",
-                "GBGBridgeGTKTestSupport",
+                "GBGBridgeGTKTestSupport", "GBGBridgeNFC", "EMRTD",
             ],
             path: "Tests/GBGBridgeCaptureTestHost",
             swiftSettings: strict

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The capture dialog as assistive technologies see it, plus its size on small screens:
-#   - AT-SPI: the dialog on a private session bus with the accessibility bus, checked from Python
-#     (Tests/GBGBridgeCaptureA11y/check_capture_dialog.py): names, roles, focus, announcements;
+# The capture dialog and the chip-reading window as assistive technologies see them, plus the
+# capture dialog's size on small screens:
+#   - AT-SPI: each window on a private session bus with the accessibility bus, checked from Python
+#     (Tests/GBGBridgeCaptureA11y/check_capture_dialog.py, check_nfc_window.py): names, roles, focus,
+#     announcements;
 #   - size: the dialog fits the work area of 1024x600 and 1366x768 screens;
-#   - languages: in each language of po/LINGUAS, no English is left in the dialog's accessible texts.
+#   - languages: in each language of po/LINGUAS, no English is left in either window's accessible texts.
 #   scripts/capture-a11y-test.sh [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +38,8 @@ done
 unset NO_AT_BRIDGE GTK_A11Y
 xvfb-run -a -s "-screen 0 1280x1024x24" \
     dbus-run-session -- /usr/bin/python3 Tests/GBGBridgeCaptureA11y/check_capture_dialog.py "$host" || failed=1
+xvfb-run -a -s "-screen 0 1280x1024x24" \
+    dbus-run-session -- /usr/bin/python3 Tests/GBGBridgeCaptureA11y/check_nfc_window.py "$host" || failed=1
 
 # The same dialog in each translated language: no English left in what a screen reader reads.
 for language in $(sed -e "s/#.*//" po/LINGUAS); do

@@ -69,7 +69,7 @@ stage "capture and chip-reading window tests: real GTK windows, one at a time (X
     xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests --filter NFCReadWindowTests
 stage "nfc.read end to end: a virtual passport behind a private pcscd" scripts/nfc-test.sh --no-build
 stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
-stage "capture dialog: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
+stage "capture dialog and chip-reading window: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
 # 30 s of new inputs keeps the suite within its time budget; run scripts/fuzz.sh alone for longer.

@@ -45,3 +45,12 @@ def summary():
     """Prints the count line; returns the exit status (0 when every check passed)."""
     print(f"# {checks} checks, {failures} failed")
     return 0 if failures == 0 and checks > 0 else 1
+
+
+def run(main):
+    """Runs main(), then prints the count line and exits 0 only when every check passed."""
+    try:
+        main()
+    finally:
+        status = summary()
+    sys.exit(status)

@@ -123,8 +123,4 @@ def main():
     process.wait(timeout=20)
 
 
-try:
-    main()
-finally:
-    status = atspi_checks.summary()
-sys.exit(status)
+atspi_checks.run(main)

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""The capture dialog in another language, as a screen reader reads it.
+"""The capture dialog and the chip-reading window in another language, as a screen reader reads them.
 
 Usage: check_capture_language.py HOST LANGUAGE LOCALE_DIR
 
 Runs gbgbridge-capture-testhost (HOST) under LANGUAGE with the catalogues in LOCALE_DIR, showing a
-document and then a selfie dialog (live, with a hint), and checks over AT-SPI that no name, description or
-text in the dialog is an English message whose translation differs: no English is left. Expects the
-caller's environment to select the language (LANGUAGE, a UTF-8 locale) and a private session bus.
+document and then a selfie dialog (live, with a hint), then the chip-reading window reading and after a
+failure, and checks over AT-SPI that no name, description or text in the window is an English message
+whose translation differs: no English is left. Expects the caller's environment to select the language
+(LANGUAGE, a UTF-8 locale) and a private session bus.
 """
 import ast
 import warnings
@@ -59,9 +60,10 @@ def main():
     patterns = [re.compile("^" + re.sub(r"\\\{\w+\\\}", ".*", re.escape(m.replace("_", ""))) + "$") for m in changed]
     check(len(changed) > 50, f"{language}: the catalogue translates the messages", len(changed))
 
-    for kind in ("document", "selfie"):
-        process = subprocess.Popen([host, "show", "hint", "--kind", kind, "--hold", "6"], stdout=subprocess.PIPE,
-                                   text=True)
+    for kind, arguments in [("document", ["show", "hint", "--kind", "document"]),
+                            ("selfie", ["show", "hint", "--kind", "selfie"]),
+                            ("chip reading", ["nfc", "reading"]), ("chip failure", ["nfc", "failed"])]:
+        process = subprocess.Popen([host, *arguments, "--hold", "6"], stdout=subprocess.PIPE, text=True)
         process.stdout.readline()
         app = find_app("gbgbridge-capture-testhost")
         dialogs = [] if app is None else [app.get_child_at_index(i) for i in range(app.get_child_count())]
@@ -69,15 +71,12 @@ def main():
         check(len(dialogs) == 1, f"{language}, {kind}: the dialog is on the accessibility bus")
         texts = sorted(set(text for dialog in dialogs for text in texts_of(dialog)))
         english = [t for t in texts if any(p.match(t.replace("_", "")) for p in patterns)]
-        check(len(texts) > 8 and not english, f"{language}, {kind}: no English left in {len(texts)} texts",
+        check(len(texts) > (3 if kind.startswith("chip") else 8) and not english,
+              f"{language}, {kind}: no English left in {len(texts)} texts",
               english or texts)
         print("# " + " | ".join(texts))
         process.kill()
         process.wait()
 
 
-try:
-    main()
-finally:
-    status = atspi_checks.summary()
-sys.exit(status)
+atspi_checks.run(main)

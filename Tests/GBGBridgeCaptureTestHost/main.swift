@@ -1,9 +1,11 @@
 import CWebKitGTK
+import EMRTD
 import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK
 import GBGBridgeGTKTestSupport
 import GBGBridgeLocalization
+import GBGBridgeNFC
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +23,11 @@ import GBGBridgeLocalization
 //       done with the dialog's first state, however long that took).
 //   gbgbridge-capture-testhost size
 //       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
+//   gbgbridge-capture-testhost nfc STATE [--advance-when PREFIX] [--screenshot PNG] [--hold SECONDS]
+//       The chip-reading window instead. STATE: waiting | reading | failed (a read that lost the
+//       document, with Try again). Prints "READY STATE". With --advance-when it then goes on through
+//       the later states: to reading once PREFIX-1 exists, to failed once PREFIX-2 exists, printing
+//       "READY reading" and "READY failed" (the checker listens for the announcements in between).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -42,7 +49,7 @@ func say(_ line: String) {
 }
 
 guard let command = arguments.first else {
-    print("usage: gbgbridge-capture-testhost show STATE [options] | size")
+    print("usage: gbgbridge-capture-testhost show STATE [options] | size | nfc STATE [options]")
     exit(2)
 }
 
@@ -100,12 +107,68 @@ func isPainted(_ surface: OpaquePointer) -> Bool {
     return (0..<width).contains { row[$0] >> 24 != 0 }
 }
 
+/// The chip-reading window's states, in the order a read that loses the document goes through them.
+@MainActor
+func runChipReadingWindow(over parent: UnsafeMutablePointer<GtkWidget>) async {
+    let states = ["waiting", "reading", "failed"]
+    let first = arguments.count > 1 ? arguments[1] : "waiting"
+    guard let start = states.firstIndex(of: first) else { fail("unknown state \(first)") }
+    let window = NFCReadWindow(parent: UnsafeMutablePointer(OpaquePointer(parent)))
+    var cancelled = false
+    window.onCancel = { cancelled = true }
+    func enter(_ state: String) async {
+        switch state {
+        case "waiting":
+            window.show(.waitingForDocument(readerName: "ACS ACR122U PICC Interface 00 00"))
+        case "reading":
+            window.show(.authenticating)
+            try? await Task.sleep(for: .milliseconds(300))
+            window.show(.reading(file: .dg1, index: 1, count: 4, bytesRead: 0, totalBytes: 0))
+            try? await Task.sleep(for: .milliseconds(300))
+            for bytes in stride(from: 0, through: 10_000, by: 2_500) {
+                window.show(.reading(file: .dg2, index: 2, count: 4, bytesRead: bytes, totalBytes: 20_000))
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        default:
+            window.show(.verifying)
+            try? await Task.sleep(for: .milliseconds(300))
+            window.show(.failed(.chipReadFailed, canRetry: true))
+        }
+        try? await Task.sleep(for: .milliseconds(400))
+        say("READY \(state)")
+    }
+    window.show(.waitingForDocument(readerName: "ACS ACR122U PICC Interface 00 00"))
+    window.present()
+    await enter(first)
+    if let path = option("--screenshot") {
+        await screenshot(window.gtkWindow, to: path)
+        exit(0)
+    }
+    if let prefix = option("--advance-when") {
+        for (step, state) in states.enumerated().dropFirst(start + 1) {
+            let trigger = "\(prefix)-\(step - start)"
+            guard await wait(seconds: 120, until: { access(trigger, F_OK) == 0 }) else {
+                fail("\(trigger) never appeared")
+            }
+            await enter(state)
+        }
+    }
+    let hold = option("--hold").flatMap(Double.init) ?? 30
+    try? await Task.sleep(for: .milliseconds(Int(hold * 1000)))
+    say("DONE \(cancelled ? "cancelled" : "open")")
+    exit(0)
+}
+
 @MainActor
 func run() async {
     let parent = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
     gtk_window_set_title(UnsafeMutablePointer(OpaquePointer(parent)), "Journey")
     gtk_window_set_default_size(UnsafeMutablePointer(OpaquePointer(parent)), 1000, 700)
     gtk_widget_show_all(parent)
+    if command == "nfc" {
+        await runChipReadingWindow(over: parent)
+        return
+    }
 
     let state = command == "size" ? "live" : (arguments.count > 1 ? arguments[1] : "live")
     let kind: CaptureKind = option("--kind") == "selfie" || state == "countdown" ? .selfie : .document
