@@ -16,6 +16,10 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
     case dg15 = "DG15"
     /// EF.SOD: the Document Security Object (data group hashes, signed by the Document Signer).
     case securityObject = "SOD"
+    /// EF.CardSecurity, beside EF.CardAccess outside the application: signed security options,
+    /// among them the chip's static key that PACE with chip authentication mapping proves. Read
+    /// only after such a PACE.
+    case cardSecurity = "CardSecurity"
 
     /// The file identifier for SELECT.
     public var fileIdentifier: UInt16 {
@@ -27,7 +31,7 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         case .dg12: return 0x010C
         case .dg14: return 0x010E
         case .dg15: return 0x010F
-        case .securityObject: return 0x011D
+        case .securityObject, .cardSecurity: return 0x011D
         }
     }
 
@@ -40,7 +44,7 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         case .dg12: return 12
         case .dg14: return 14
         case .dg15: return 15
-        case .common, .securityObject: return nil
+        case .common, .securityObject, .cardSecurity: return nil
         }
     }
 
@@ -56,7 +60,7 @@ public enum LDSFile: String, Sendable, CaseIterable, Hashable {
         case .dg12: return 0x6C
         case .dg14: return 0x6E
         case .dg15: return 0x6F
-        case .common, .securityObject: return nil
+        case .common, .securityObject, .cardSecurity: return nil
         }
     }
 }

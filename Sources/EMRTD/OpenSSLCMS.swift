@@ -37,9 +37,10 @@ enum OpenSSLCMS {
         var failure: String?
     }
 
-    /// Verifies the signature of `der` with the signer certificate it carries (no chain check).
-    static func checkSignature(of der: [UInt8]) throws(ChipError) -> SignatureCheck {
-        let cms = try parse(der, file: "EF.SOD")
+    /// Verifies the signature of `der` (EF.SOD, or `file`) with the signer certificate it carries (no
+    /// chain check).
+    static func checkSignature(of der: [UInt8], file: String = "EF.SOD") throws(ChipError) -> SignatureCheck {
+        let cms = try parse(der, file: file)
         defer { CMS_ContentInfo_free(cms) }
         let certificates = CMS_get1_certs(cms)
         defer { if let certificates { gbg_sk_X509_pop_free(certificates) } }

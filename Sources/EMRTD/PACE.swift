@@ -1,6 +1,6 @@
-/// Password Authenticated Connection Establishment with ECDH generic mapping (ICAO Doc 9303-11,
-/// 4.4): proves knowledge of the MRZ key or the CAN without exposing it, and sets up secure
-/// messaging with 3DES or AES session keys.
+/// Password Authenticated Connection Establishment with ECDH generic or chip authentication mapping
+/// (ICAO Doc 9303-11, 4.4): proves knowledge of the MRZ key or the CAN without exposing it, and sets
+/// up secure messaging with 3DES or AES session keys.
 enum PACE {
     /// The values the terminal picks at random (injectable for the 9303-11 worked example).
     struct TerminalRandom {
@@ -17,10 +17,13 @@ enum PACE {
     ///
     /// Throws ``ChipError/accessControlUnavailable(_:)`` when the chip refuses the protocol itself
     /// (so the caller may fall back to BAC), ``ChipError/accessDenied(sw:)`` when the password is wrong.
+    /// With chip authentication mapping, returns what the chip sent to prove itself, to be checked
+    /// once EF.CardSecurity is read.
+    @discardableResult
     static func authenticate(
         _ session: ChipSession, key: AccessKey, info: PACEInfo,
         random: ((EllipticCurve) throws(ChipError) -> TerminalRandom)? = nil
-    ) throws(ChipError) {
+    ) throws(ChipError) -> ChipAuthenticationMapping.Proof? {
         let curve = try EllipticCurve(parameterID: info.parameterID)
         let picked: TerminalRandom
         if let random { picked = try random(curve) } else { picked = try .fresh(on: curve) }
@@ -78,6 +81,15 @@ enum PACE {
         }
         session.secureMessaging = SecureMessaging(
             cipher: info.cipher, encryptionKey: encryptionKey, macKey: macKey, sendSequenceCounter: 0)
+        guard info.mapping == .chipAuthentication else { return nil }
+        // The chip's proof (8A) travels with its token; without it, or undecipherable, it proves nothing.
+        let encrypted = try? dynamicObject(answer.data, tag: 0x8A, step: 4)
+        return ChipAuthenticationMapping.Proof(
+            curve: curve, chipMappingKey: chipMappingPublic,
+            chipAuthenticationData: encrypted.flatMap {
+                try? ChipAuthenticationMapping.decrypt($0, encryptionKey: encryptionKey)
+            },
+            algorithm: info.algorithm)
     }
 
     /// One chained General Authenticate step (CLA 10): sends `objects` in a dynamic authentication

@@ -12,21 +12,38 @@ public struct PACEInfo: Sendable, Equatable {
     let keyLength: Int
     /// Whether MSE:Set AT must name the domain parameters (the chip offers more than one PACE set-up).
     var namesParameters = false
+    /// How the nonce is mapped.
+    public let mapping: Mapping
+
+    /// The nonce mappings this host runs, both over elliptic curves.
+    public enum Mapping: Sendable, Equatable {
+        /// Generic mapping (id-PACE-ECDH-GM).
+        case generic
+        /// Chip authentication mapping (id-PACE-ECDH-CAM): generic mapping, after which the chip
+        /// proves it holds the static key of EF.CardSecurity (AES only).
+        case chipAuthentication
+    }
 
     /// id-PACE (0.4.0.127.0.7.2.2.4) as DER bytes.
     static let pacePrefix: [UInt8] = [0x04, 0x00, 0x7F, 0x00, 0x07, 0x02, 0x02, 0x04]
-    /// The mapping this host implements: ECDH generic mapping (id-PACE-ECDH-GM, arc 2).
+    /// ECDH generic mapping (id-PACE-ECDH-GM, arc 2).
     static let ecdhGenericMapping: UInt8 = 0x02
+    /// ECDH chip authentication mapping (id-PACE-ECDH-CAM, arc 6).
+    static let ecdhChipAuthenticationMapping: UInt8 = 0x06
 
     /// A PACEInfo for `protocolIdentifier` and `parameterID`, if this host can run it.
     init?(protocolIdentifier: [UInt8], parameterID: Int) {
         guard protocolIdentifier.count == Self.pacePrefix.count + 2,
             protocolIdentifier.starts(with: Self.pacePrefix),
-            protocolIdentifier[Self.pacePrefix.count] == Self.ecdhGenericMapping,
             EllipticCurve.supports(parameterID: parameterID)
         else { return nil }
+        switch protocolIdentifier[Self.pacePrefix.count] {
+        case Self.ecdhGenericMapping: mapping = .generic
+        case Self.ecdhChipAuthenticationMapping: mapping = .chipAuthentication
+        default: return nil
+        }
         switch protocolIdentifier[Self.pacePrefix.count + 1] {
-        case 1: (cipher, keyLength) = (.tripleDES, 16)
+        case 1 where mapping == .generic: (cipher, keyLength) = (.tripleDES, 16)
         case 2: (cipher, keyLength) = (.aes, 16)
         case 3: (cipher, keyLength) = (.aes, 24)
         case 4: (cipher, keyLength) = (.aes, 32)
@@ -36,9 +53,16 @@ public struct PACEInfo: Sendable, Equatable {
         self.parameterID = parameterID
     }
 
+    /// A name for verdicts, e.g. `PACE-CAM-AES-128`.
+    var algorithm: String {
+        (mapping == .chipAuthentication ? "PACE-CAM-" : "PACE-GM-")
+            + (cipher == .tripleDES ? "3DES" : "AES-\(keyLength * 8)")
+    }
+
     /// The PACE protocols in `cardAccess` (the SecurityInfos of EF.CardAccess) that this host can
-    /// run, strongest cipher first. Other SecurityInfos (Chip Authentication, DH or integrated
-    /// mapping, proprietary ones) are skipped.
+    /// run, in the order to try them: chip authentication mapping first (it also proves the chip
+    /// genuine), then the strongest cipher. Other SecurityInfos (Chip Authentication, DH or
+    /// integrated mapping, proprietary ones) are skipped.
     public static func supported(inCardAccess cardAccess: [UInt8]) throws(ChipError) -> [PACEInfo] {
         guard let set = try TLV.sequence(cardAccess[...]).first, set.tag == 0x31 else {
             throw ChipError.malformed(file: "CardAccess", reason: "not a SET of SecurityInfos")
@@ -58,7 +82,11 @@ public struct PACEInfo: Sendable, Equatable {
         if offered > 1 {
             for index in found.indices { found[index].namesParameters = true }
         }
-        return found.sorted { $0.keyLength > $1.keyLength }
+        return found.sorted {
+            ($0.mapping == .chipAuthentication ? 1 : 0, $0.keyLength) > (
+                $1.mapping == .chipAuthentication ? 1 : 0, $1.keyLength
+            )
+        }
     }
 
     /// The value of a small non-negative DER INTEGER.

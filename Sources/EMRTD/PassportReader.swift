@@ -45,8 +45,13 @@ public final class PassportReader {
     private let files: [LDSFile]
     private let checksAuthenticity: Bool
     private let random: () throws(ChipError) -> BasicAccessControl.TerminalRandom
-    /// The PACE set-up in use, once EF.CardAccess has been read.
-    private var pace: PACEInfo?
+    /// The PACE set-ups to try, in order, once EF.CardAccess has been read (the one that worked first).
+    private var paceOptions: [PACEInfo] = []
+    /// EF.CardSecurity, read after PACE with chip authentication mapping (at most once).
+    private var cardSecurity: [UInt8]?
+    private var cardSecurityAttempted = false
+    /// PACE-CAM's verdict, once EF.CardSecurity has been read.
+    private var mappingVerdict: ChipAuthenticity?
     /// `BAC` or `PACE`, once the chip is open.
     private var accessControlUsed = "BAC"
     /// Called on the reading thread as the read goes on.
@@ -108,7 +113,7 @@ public final class PassportReader {
             started = now
         }
         onProgress?(.authenticating)
-        pace = try readCardAccess()
+        paceOptions = try readCardAccess()
         lap("CardAccess")
         try openChip()
         lap(accessControlUsed)
@@ -131,14 +136,20 @@ public final class PassportReader {
                 plan = Self.plan(files, listedIn: common, checksAuthenticity: checksAuthenticity)
                 index = plan.firstIndex(of: .common) ?? index
                 if checksAuthenticity {
-                    chipAuthentication = .absent
+                    chipAuthentication = mappingVerdict ?? .absent
                     activeAuthentication = .absent
                 }
             } else if file == .dg14, checksAuthenticity {
-                (securityOptions, chipAuthentication) = Self.securityOptions(in: contents[.dg14])
-                if let securityOptions {
-                    chipAuthentication = try authenticateChip(securityOptions.chipAuthentication)
-                    lap("ChipAuthentication")
+                let offer: ChipAuthenticity
+                (securityOptions, offer) = Self.securityOptions(in: contents[.dg14])
+                // PACE-CAM has already proved (or disproved) the chip; DG14 is then read for its other options.
+                let mappingDecided = mappingVerdict.map { $0.status == .valid || $0.status == .invalid } ?? false
+                if !mappingDecided {
+                    chipAuthentication = offer
+                    if let securityOptions {
+                        chipAuthentication = try authenticateChip(securityOptions.chipAuthentication)
+                        lap("ChipAuthentication")
+                    }
                 }
             }
             index += 1
@@ -148,6 +159,7 @@ public final class PassportReader {
                 contents[.dg15], digest: securityOptions?.activeAuthenticationDigest)
             lap("ActiveAuthentication")
         }
+        if let cardSecurity { contents[.cardSecurity] = cardSecurity }
         return ChipContents(
             files: contents, accessControl: accessControlUsed, commandCount: session.commandCount, timings: timings,
             chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication)
@@ -262,11 +274,11 @@ public final class PassportReader {
 
     /// The strongest PACE set-up in EF.CardAccess that this host runs; `nil` when the chip has no
     /// EF.CardAccess (BAC only) or offers nothing this host runs.
-    private func readCardAccess() throws(ChipError) -> PACEInfo? {
+    private func readCardAccess() throws(ChipError) -> [PACEInfo] {
         let selected = try session.send(
             CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: Self.cardAccessIdentifier),
             step: "SELECT CardAccess")
-        guard selected.isSuccess else { return nil }
+        guard selected.isSuccess else { return [] }
         var data: [UInt8] = []
         while data.count < Self.maximumOffset {
             let answer = try session.send(
@@ -277,32 +289,41 @@ public final class PassportReader {
             data += answer.data
             guard answer.isSuccess, answer.data.count == 256 else { break }
         }
-        guard !data.isEmpty else { return nil }
+        guard !data.isEmpty else { return [] }
         // A file that does not parse is treated as absent: BAC may still open the chip.
-        return (try? PACEInfo.supported(inCardAccess: data))?.first
+        return (try? PACEInfo.supported(inCardAccess: data)) ?? []
     }
 
     /// Opens the chip with PACE where it was found in EF.CardAccess, else BAC, then selects the
-    /// eMRTD application (under secure messaging after PACE, in the clear before BAC).
+    /// eMRTD application (under secure messaging after PACE, in the clear before BAC). After PACE
+    /// with chip authentication mapping, EF.CardSecurity is read first (it sits beside EF.CardAccess)
+    /// and the chip's proof checked against it.
     ///
-    /// With an MRZ key, a PACE run that the chip breaks off for any reason but a refused key falls
-    /// back to BAC, as chips that list PACE also take BAC unless they have switched it off; if BAC
-    /// fails too for a reason other than the key or the link, the PACE failure is reported.
+    /// A PACE set-up that the chip breaks off for any reason but a refused key gives way to the
+    /// next one EF.CardAccess lists, then, with an MRZ key, to BAC, as chips that list PACE also
+    /// take BAC unless they have switched it off; if BAC fails too for a reason other than the key
+    /// or the link, the first PACE failure is reported.
     private func openChip() throws(ChipError) {
         session.secureMessaging = nil
         var paceFailure: ChipError?
-        if let pace {
+        for (position, option) in paceOptions.enumerated() {
             do {
-                try PACE.authenticate(session, key: key, info: pace)
+                let proof = try PACE.authenticate(session, key: key, info: option)
                 accessControlUsed = "PACE"
+                if let proof, !cardSecurityAttempted { try checkChipAuthenticationMapping(proof, option: option) }
                 try selectApplication()
+                // A reopening (after an extended read or Chip Authentication failed) starts with what worked.
+                paceOptions = Array(paceOptions[position...])
                 return
             } catch {
-                guard case .mrz = key, Self.mayTryBasicAccessControl(after: error) else { throw error }
-                paceFailure = error
-                self.pace = nil
+                guard Self.mayTryBasicAccessControl(after: error) else { throw error }
+                paceFailure = paceFailure ?? error
                 session.secureMessaging = nil
             }
+        }
+        if let paceFailure {
+            guard case .mrz = key else { throw paceFailure }
+            paceOptions = []
         }
         guard case .mrz(let mrzKey) = key else {
             throw ChipError.accessControlUnavailable("the chip does not offer PACE, which a card access number needs")
@@ -326,6 +347,22 @@ public final class PassportReader {
         case .accessControlUnavailable, .unexpectedStatus, .secureMessaging, .malformed, .crypto: return true
         case .accessDenied, .transport, .cancelled, .notATravelDocument, .invalidKey: return false
         }
+    }
+
+    /// Reads EF.CardSecurity (under PACE's secure messaging, before the application is selected)
+    /// and checks the chip's proof against the key it holds. Tried once per read.
+    private func checkChipAuthenticationMapping(_ proof: ChipAuthenticationMapping.Proof, option: PACEInfo)
+        throws(ChipError)
+    {
+        cardSecurityAttempted = true
+        do {
+            cardSecurity = try readFile(.cardSecurity, index: 0, count: files.count)
+        } catch {
+            guard case .unexpectedStatus = error else { throw error }
+            // A chip that ended secure messaging over the refusal is opened again.
+            if session.secureMessaging == nil { try PACE.authenticate(session, key: key, info: option) }
+        }
+        mappingVerdict = ChipAuthenticationMapping.verify(proof, cardSecurity: cardSecurity)
     }
 
     private func selectApplication() throws(ChipError) {

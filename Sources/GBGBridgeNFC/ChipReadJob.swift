@@ -140,7 +140,8 @@ final class ChipReadJob: Sendable {
         }
         return .success(
             Success(
-                contents: contents, mrz: mrz, photo: photo, passiveAuthentication: verdict,
+                contents: contents.confirmingChipAuthenticationMapping(store: request.store), mrz: mrz, photo: photo,
+                passiveAuthentication: verdict,
                 verifyDuration: clock.now - started))
     }
 

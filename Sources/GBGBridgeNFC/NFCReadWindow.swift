@@ -275,7 +275,7 @@ public final class NFCReadWindow {
         case .dg1, .dg11: return tr("Reading your personal details")
         case .dg12: return tr("Reading the document's details")
         case .dg2: return tr("Reading your photo")
-        case .dg14, .dg15: return tr("Checking that the chip is genuine")
+        case .dg14, .dg15, .cardSecurity: return tr("Checking that the chip is genuine")
         case .securityObject: return tr("Reading the document's security data")
         }
     }

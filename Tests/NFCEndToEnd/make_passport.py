@@ -11,7 +11,9 @@ the second revoking the Document Signer; foreign-crl.pem from the foreign CSCA) 
 the face is drawn with Pillow. Test data only: nothing here is a real document.
 
 --chip-auth adds DG14.bin offering Chip Authentication (ECDH on NIST P-256, then AES-128 or 3DES
-secure messaging) with its public key in explicit curve parameters, and ca.key, the chip's private key.
+secure messaging) with its public key in explicit curve parameters, and ca.key, the chip's private key;
+and CardSecurity.bin (a SignedData by the Document Signer) offering the same key to PACE with Chip
+Authentication Mapping.
 --active-auth adds DG15.bin with an Active Authentication public key (RSA-2048 or EC P-256) and aa.key;
 for EC, DG14 also names the signature algorithm (ECDSA, SHA-256). --clone models a copied chip:
 DG14, DG15 and EF.SOD stay those of the genuine keys, but ca.key and aa.key are unrelated fresh keys.
@@ -37,6 +39,10 @@ from PIL import Image, ImageDraw
 CHIP_AUTH_OIDS = {"3des": bytes.fromhex("04007F00070202030201"), "aes": bytes.fromhex("04007F00070202030202")}
 # id-PK-ECDH (0.4.0.127.0.7.2.2.1.2).
 PK_ECDH_OID = bytes.fromhex("04007F000702020102")
+# id-PACE-ECDH-CAM-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.4.6.2) and id-SecurityObject (0.4.0.127.0.7.3.2.1), the
+# content type of EF.CardSecurity.
+PACE_CAM_OID = bytes.fromhex("04007F00070202040602")
+SECURITY_OBJECT_TYPE = "0.4.0.127.0.7.3.2.1"
 # id-icao-mrtd-security-aaProtocolObject (2.23.136.1.1.5) and ecdsa-plain-SHA256 (0.4.0.127.0.7.1.1.4.1.3).
 ACTIVE_AUTH_OID = bytes.fromhex("678108010105")
 ECDSA_PLAIN_SHA256_OID = bytes.fromhex("04007F00070101040103")
@@ -231,7 +237,7 @@ def main():
     folder = options.out
     folder.mkdir(parents=True, exist_ok=True)
     # Left from an earlier run into the same folder, these would make the chip offer what this passport does not.
-    for name in ["DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "ca.key", "aa.key"]:
+    for name in ["DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "CardSecurity.bin", "ca.key", "aa.key"]:
         (folder / name).unlink(missing_ok=True)
 
     mrz = td3_mrz(options.document_number.upper(), options.birth, options.expiry)
@@ -242,12 +248,19 @@ def main():
     if options.extra_details:
         groups[11], groups[12] = extra_details()
     security_infos = []
+    card_security_infos = []
     if options.chip_auth != "none":
         make_key(folder, "ca", "ec")
         # Real passports give the Chip Authentication key with the curve's parameters spelled out.
         public = openssl("ec", "-in", "ca.key", "-param_enc", "explicit", "-pubout", "-outform", "DER", cwd=folder)
         security_infos.append(tlv(0x30, tlv(0x06, CHIP_AUTH_OIDS[options.chip_auth]) + tlv(0x02, b"\x01")))
         security_infos.append(tlv(0x30, tlv(0x06, PK_ECDH_OID) + public))
+        # EF.CardSecurity offers the same key to PACE with Chip Authentication Mapping (on P-256, parameters 12).
+        card_security_infos = [
+            tlv(0x30, tlv(0x06, PACE_CAM_OID) + tlv(0x02, b"\x02") + tlv(0x02, b"\x0c")),
+            tlv(0x30, tlv(0x06, CHIP_AUTH_OIDS["aes"]) + tlv(0x02, b"\x01")),
+            tlv(0x30, tlv(0x06, PK_ECDH_OID) + public),
+        ]
     if options.active_auth != "none":
         make_key(folder, "aa", options.active_auth)
         groups[15] = tlv(0x6F, openssl("pkey", "-in", "aa.key", "-pubout", "-outform", "DER", cwd=folder))
@@ -275,6 +288,12 @@ def main():
                 "-md", "sha256", "-signer", "ds.pem", "-inkey", "ds.key", "-outform", "DER", "-out", str(signed),
                 cwd=folder)
         sod = tlv(0x77, signed.read_bytes())
+        if card_security_infos:
+            content.write_bytes(tlv(0x31, b"".join(sorted(card_security_infos))))
+            openssl("cms", "-sign", "-nodetach", "-binary", "-in", str(content), "-econtent_type", SECURITY_OBJECT_TYPE,
+                    "-md", "sha256", "-signer", "ds.pem", "-inkey", "ds.key", "-outform", "DER", "-out", str(signed),
+                    cwd=folder)
+            (folder / "CardSecurity.bin").write_bytes(signed.read_bytes())
 
     if options.tamper == "dg1":
         # Another holder's birth date in the MRZ, after signing.

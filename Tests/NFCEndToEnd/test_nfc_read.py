@@ -318,6 +318,32 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["activeAuthentication"]["algorithm"], "ECDSA-256")
         self.assertEqual(read["surname"], "ERIKSSON")
 
+    def test_pace_with_chip_authentication_mapping(self):
+        # The chip lists PACE-CAM before generic mapping; the host runs CAM, which proves the chip
+        # within PACE, so Chip Authentication with DG14 is not run as well.
+        passport = self.passports["genuine-aes-rsa"]
+        for key, options in [(self.key(), []), ({"can": self.holder["can"]}, ["--nfc-short-apdus"])]:
+            with self.subTest(key=sorted(key), options=options):
+                self.insert("genuine-aes-rsa", "--pace-cam")
+                _, read, _, _ = self.single_read(key, "--csca", str(passport / "csca.pem"), *options)
+                self.assertEqual(read["status"], "success", read)
+                self.assertEqual(read["accessControl"], "PACE")
+                self.assertEqual(read["chipAuthentication"], {"status": "valid", "algorithm": "PACE-CAM-AES-128"})
+                self.assertEqual(read["activeAuthentication"]["status"], "valid")
+                self.assertEqual(read["passiveAuthentication"]["status"], "valid")
+                self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2", "DG14", "DG15"])
+                sandbox("remove", str(self.sandbox_dir), check=False)
+
+    def test_cloned_chip_fails_chip_authentication_mapping(self):
+        self.insert("clone", "--pace-cam")
+        _, read, _, _ = self.single_read(self.key(), "--csca", str(self.passports["clone"] / "csca.pem"))
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["passiveAuthentication"]["status"], "valid")
+        verdict = read["chipAuthentication"]
+        self.assertEqual((verdict["status"], verdict["algorithm"]), ("invalid", "PACE-CAM-AES-128"), verdict)
+        self.assertIn("EF.CardSecurity", verdict["reason"])
+        self.assertEqual(read["surname"], "ERIKSSON")
+
     def test_chip_without_security_keys_reports_not_supported(self):
         self.insert()
         _, read, _, _ = self.single_read(self.key())

@@ -1,7 +1,7 @@
 """A virtual eMRTD chip (ICAO Doc 9303) for tests: Basic Access Control, PACE, secure messaging
 and the files made by make_passport.py, served to pcscd through the vpcd reader driver.
 
-    virtual_passport.py --passport DIR --port PORT [--pace | --pace-only] [--not-passport]
+    virtual_passport.py --passport DIR --port PORT [--pace | --pace-only | --pace-cam] [--not-passport]
                         [--remove-after N | --slip-after N]
 
 The card connects to the vpcd driver on 127.0.0.1:PORT, as a card is placed on a reader; closing
@@ -15,7 +15,11 @@ code (0 power off, 1 power on, 2 reset, 4 send the ATR), anything longer is a co
 --not-passport makes the card answer SELECT of the eMRTD application with 6A82.
 --pace offers PACE (ECDH generic mapping on NIST P-256, AES-128 secure messaging) in EF.CardAccess,
 with the MRZ or the card access number from passport.json; BAC still works. --pace-only also
-switches BAC off (GET CHALLENGE answers 6982), as some newer ID cards do.
+switches BAC off (GET CHALLENGE answers 6982), as some newer ID cards do. --pace-cam lists PACE
+with Chip Authentication Mapping (AES-128) before generic mapping: after the mutual authentication
+the chip sends CA_IC = SK_IC^-1 * SK_Map,IC (SK_IC from ca.key) in 8A, encrypted under the session
+key with IV = E(KS_enc, all ones), and serves CardSecurity.bin as EF.CardSecurity (011D outside the
+application, under secure messaging). Needs a passport made with --chip-auth.
 
 When the folder holds them, the chip also serves DG11.bin and DG12.bin (make_passport.py
 --extra-details), and DG14.bin and DG15.bin with ca.key and aa.key (--chip-auth, --active-auth). Chip Authentication, under secure messaging, in the
@@ -51,6 +55,12 @@ CARD_ACCESS = 0x011C
 # (NIST P-256), as EF.CardAccess lists it.
 PACE_OID = bytes.fromhex("04007F00070202040202")
 CARD_ACCESS_CONTENT = bytes.fromhex("31143012060A" + PACE_OID.hex() + "020102") + bytes.fromhex("02010C")
+# id-PACE-ECDH-CAM-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.4.6.2), listed before generic mapping with --pace-cam.
+PACE_CAM_OID = bytes.fromhex("04007F00070202040602")
+CARD_ACCESS_WITH_CAM = bytes.fromhex(
+    "3128" + "3012060A" + PACE_CAM_OID.hex() + "02010202010C" + "3012060A" + PACE_OID.hex() + "02010202010C")
+# EF.CardSecurity shares EF.SOD's file identifier, but sits beside EF.CardAccess, outside the application.
+CARD_SECURITY = 0x1011D
 # id-CA-ECDH-3DES-CBC-CBC and id-CA-ECDH-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.3.2.1 and .2), as DG14 lists them.
 CHIP_AUTH_OIDS = {"3des": bytes.fromhex("04007F00070202030201"), "aes": bytes.fromhex("04007F00070202030202")}
 P256 = ECC._curves["p256"]
@@ -125,9 +135,9 @@ def random_scalar():
     return int.from_bytes(os.urandom(40), "big") % (int(P256.order) - 1) + 1
 
 
-def token(k_mac, point):
+def token(k_mac, point, oid=PACE_OID):
     """PACE authentication token: the CMAC of the public key data object of `point`."""
-    key_data = tlv(0x06, PACE_OID) + tlv(0x86, encode_point(point))
+    key_data = tlv(0x06, oid) + tlv(0x86, encode_point(point))
     return cmac8(k_mac, bytes([0x7F, 0x49, len(key_data)]) + key_data)
 
 
@@ -196,7 +206,7 @@ def tlv(tag, value):
 
 
 class Chip:
-    def __init__(self, folder, not_passport, pace=False, bac=True):
+    def __init__(self, folder, not_passport, pace=False, bac=True, pace_cam=False):
         holder = json.loads((folder / "passport.json").read_text())
         number = holder["documentNumber"]
         seed_input = (number + check_digit(number) + holder["dateOfBirth"] + check_digit(holder["dateOfBirth"])
@@ -215,6 +225,12 @@ class Chip:
         self.chip_auth = next((name for name, oid in CHIP_AUTH_OIDS.items() if tlv(0x06, oid) in dg14), None)
         if pace:
             self.files[CARD_ACCESS] = CARD_ACCESS_CONTENT
+        # PACE with Chip Authentication Mapping proves the key of EF.CardSecurity (ca.key's, on a genuine chip).
+        self.pace_oids = [PACE_OID]
+        if pace_cam:
+            self.files[CARD_ACCESS] = CARD_ACCESS_WITH_CAM
+            self.files[CARD_SECURITY] = (folder / "CardSecurity.bin").read_bytes()
+            self.pace_oids.append(PACE_CAM_OID)
         self.not_passport = not_passport
         self.pace, self.bac = pace, bac
         self.reset()
@@ -293,13 +309,13 @@ class Chip:
     def set_authentication_template(self, data):
         """MSE:Set AT for PACE: the protocol (80) must be the one offered, the password (83) 1 or 2."""
         objects = dict(parse_tlvs(data))
-        if objects.get(0x80) != PACE_OID or objects.get(0x83, b"\x00")[0] not in self.pace_passwords:
+        if objects.get(0x80) not in self.pace_oids or objects.get(0x83, b"\x00")[0] not in self.pace_passwords:
             return sw(0x6A80)
         if 0x84 in objects and objects[0x84] != b"\x0c":
             return sw(0x6A80)
         self.session = None
         self.application = False
-        self.pace_state = {"password": self.pace_passwords[objects[0x83][0]], "step": 1}
+        self.pace_state = {"password": self.pace_passwords[objects[0x83][0]], "step": 1, "oid": objects[0x80]}
         return sw(0x9000)
 
     def general_authenticate(self, cla, data):
@@ -321,6 +337,7 @@ class Chip:
                 key = random_scalar()
                 shared = terminal * key
                 state["generator"] = GENERATOR * int.from_bytes(state["nonce"], "big") + shared
+                state["mapping_key"] = key
                 answer = tlv(0x82, encode_point(GENERATOR * key))
             elif step == 3:
                 terminal = decode_point(inner[0x83])
@@ -332,10 +349,12 @@ class Chip:
                 state.update(terminal=terminal, mine=mine, k_enc=kdf_aes128(secret, 1), k_mac=kdf_aes128(secret, 2))
                 answer = tlv(0x84, encode_point(mine))
             else:
-                if inner.get(0x85) != token(state["k_mac"], state["mine"]):
+                if inner.get(0x85) != token(state["k_mac"], state["mine"], state["oid"]):
                     return sw(0x6300)
                 self.session = SecureSession(state["k_enc"], state["k_mac"], 0, aes=True)
-                answer = tlv(0x86, token(state["k_mac"], state["terminal"]))
+                answer = tlv(0x86, token(state["k_mac"], state["terminal"], state["oid"]))
+                if state["oid"] == PACE_CAM_OID:
+                    answer += tlv(0x8A, self.chip_authentication_data(state))
         except (KeyError, ValueError):
             return sw(0x6A80)
         state["step"] = step + 1
@@ -343,6 +362,14 @@ class Chip:
             self.pace_state = state
         answer = tlv(0x7C, answer)
         return answer + sw(0x9000)
+
+    def chip_authentication_data(self, state):
+        """CA_IC = SK_IC^-1 * SK_Map,IC mod n, padded and encrypted with IV = E(KS_enc, all ones)."""
+        order = int(P256.order)
+        secret = int(self.chip_auth_key.d)
+        value = pow(secret, -1, order) * state["mapping_key"] % order
+        iv = AES.new(state["k_enc"], AES.MODE_ECB).encrypt(b"\xff" * 16)
+        return AES.new(state["k_enc"], AES.MODE_CBC, iv=iv).encrypt(pad16(value.to_bytes(32, "big")))
 
     def protected(self, cla, ins, p1, p2, data):
         session = self.session
@@ -381,6 +408,11 @@ class Chip:
             # Selecting the application under PACE's secure messaging keeps the session.
             self.application = plain == EMRTD_AID and not self.not_passport
             data_out, status = b"", 0x9000 if self.application else 0x6A82
+        elif not self.application and ins == 0xA4 and p1 == 0x02 and plain == b"\x01\x1d" and CARD_SECURITY in self.files:
+            self.selected = CARD_SECURITY
+            data_out, status = b"", 0x9000
+        elif not self.application and ins in (0xB0, 0xB1) and self.selected == CARD_SECURITY:
+            data_out, status = self.dispatch(ins, p1, p2, plain, expected)
         elif not self.application:
             data_out, status = b"", 0x6985
         else:
@@ -563,10 +595,13 @@ def main():
     access = parser.add_mutually_exclusive_group()
     access.add_argument("--pace", action="store_true", help="offer PACE as well as BAC")
     access.add_argument("--pace-only", action="store_true", help="offer PACE, refuse BAC")
+    access.add_argument("--pace-cam", action="store_true",
+                        help="offer PACE with Chip Authentication Mapping (and generic mapping) as well as BAC")
     parser.add_argument("--remove-after", type=int)
     parser.add_argument("--slip-after", type=int)
     options = parser.parse_args()
-    chip = Chip(options.passport, options.not_passport, pace=options.pace or options.pace_only, bac=not options.pace_only)
+    chip = Chip(options.passport, options.not_passport, pace=options.pace or options.pace_only or options.pace_cam,
+                bac=not options.pace_only, pace_cam=options.pace_cam)
     serve(chip, options.port, options.remove_after, options.slip_after)
 
 
