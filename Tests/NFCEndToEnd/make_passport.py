@@ -2,7 +2,8 @@
 EF.SOD signed by them, and an unrelated "foreign" CSCA.
 
     make_passport.py --out DIR [--photo-format jpeg|jp2] [--photo-size normal|large] [--tamper dg1|dg2] [--key-type ec|rsa]
-                     [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone] [--extra-details]
+                     [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone] [--forged-card-security]
+                     [--extra-details]
                      [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
 Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields and the card access number), csca.pem,
@@ -17,6 +18,8 @@ Authentication Mapping.
 --active-auth adds DG15.bin with an Active Authentication public key (RSA-2048 or EC P-256) and aa.key;
 for EC, DG14 also names the signature algorithm (ECDSA, SHA-256). --clone models a copied chip:
 DG14, DG15 and EF.SOD stay those of the genuine keys, but ca.key and aa.key are unrelated fresh keys.
+--forged-card-security models a copy that brings its own EF.CardSecurity: a fresh ca.key, offered in a
+CardSecurity.bin signed by the foreign CSCA rather than the Document Signer (DG14 keeps the genuine key).
 --extra-details adds DG11.bin (full name, another name, personal number, full date of birth, place of
 birth, address, profession) and DG12.bin (issuing authority, date of issue in packed BCD, date and
 time of personalization).
@@ -209,6 +212,16 @@ def make_revocation_lists(folder):
     shutil.rmtree(work)
 
 
+def card_security(public_key):
+    """The SecurityInfos of EF.CardSecurity: PACE-CAM (AES-128 on P-256, parameters 12), Chip Authentication
+    and its public key (a SubjectPublicKeyInfo)."""
+    return [
+        tlv(0x30, tlv(0x06, PACE_CAM_OID) + tlv(0x02, b"\x02") + tlv(0x02, b"\x0c")),
+        tlv(0x30, tlv(0x06, CHIP_AUTH_OIDS["aes"]) + tlv(0x02, b"\x01")),
+        tlv(0x30, tlv(0x06, PK_ECDH_OID) + public_key),
+    ]
+
+
 def lds_security_object(groups):
     """LDSSecurityObject (version 0, SHA-256) over the complete data group files."""
     sha256 = tlv(0x30, tlv(0x06, bytes.fromhex("608648016503040201")))
@@ -232,6 +245,9 @@ def main():
     parser.add_argument("--chip-auth", choices=["none", "aes", "3des"], default="none")
     parser.add_argument("--active-auth", choices=["none", "rsa", "ec"], default="none")
     parser.add_argument("--clone", action="store_true", help="chip keys unrelated to DG14 and DG15")
+    parser.add_argument("--forged-card-security", action="store_true",
+                        help="a Chip Authentication key unrelated to DG14, offered in an EF.CardSecurity signed by "
+                             "the foreign CSCA instead of the Document Signer")
     parser.add_argument("--extra-details", action="store_true", help="add DG11 and DG12")
     options = parser.parse_args()
     folder = options.out
@@ -256,11 +272,7 @@ def main():
         security_infos.append(tlv(0x30, tlv(0x06, CHIP_AUTH_OIDS[options.chip_auth]) + tlv(0x02, b"\x01")))
         security_infos.append(tlv(0x30, tlv(0x06, PK_ECDH_OID) + public))
         # EF.CardSecurity offers the same key to PACE with Chip Authentication Mapping (on P-256, parameters 12).
-        card_security_infos = [
-            tlv(0x30, tlv(0x06, PACE_CAM_OID) + tlv(0x02, b"\x02") + tlv(0x02, b"\x0c")),
-            tlv(0x30, tlv(0x06, CHIP_AUTH_OIDS["aes"]) + tlv(0x02, b"\x01")),
-            tlv(0x30, tlv(0x06, PK_ECDH_OID) + public),
-        ]
+        card_security_infos = card_security(public)
     if options.active_auth != "none":
         make_key(folder, "aa", options.active_auth)
         groups[15] = tlv(0x6F, openssl("pkey", "-in", "aa.key", "-pubout", "-outform", "DER", cwd=folder))
@@ -270,11 +282,18 @@ def main():
     if security_infos:
         # DER orders the elements of a SET OF by their encodings.
         groups[14] = tlv(0x6E, tlv(0x31, b"".join(sorted(security_infos))))
-    if options.clone:
+    # EF.CardSecurity's signer: the Document Signer, or for a forged one the foreign CSCA (no Document Signer).
+    card_security_signer = ("ds.pem", "ds.key")
+    if options.clone or options.forged_card_security:
         # The copied files keep the genuine public keys; the private keys stayed in the genuine chip.
         if options.chip_auth != "none":
             make_key(folder, "ca", "ec")
-        if options.active_auth != "none":
+        if options.forged_card_security:
+            # A copy that brings an EF.CardSecurity of its own, with its own key, signed by a signer of its own.
+            public = openssl("ec", "-in", "ca.key", "-param_enc", "explicit", "-pubout", "-outform", "DER", cwd=folder)
+            card_security_infos = card_security(public)
+            card_security_signer = ("foreign-csca.pem", "foreign-csca.key")
+        if options.active_auth != "none" and options.clone:
             make_key(folder, "aa", options.active_auth)
     tags = b"\x61\x75" + bytes(tag for number, tag in [(11, 0x6B), (12, 0x6C), (14, 0x6E), (15, 0x6F)] if number in groups)
     common = tlv(0x60, tlv(0x5F01, b"0107") + tlv(0x5F36, b"040000") + tlv(0x5C, tags))
@@ -291,8 +310,8 @@ def main():
         if card_security_infos:
             content.write_bytes(tlv(0x31, b"".join(sorted(card_security_infos))))
             openssl("cms", "-sign", "-nodetach", "-binary", "-in", str(content), "-econtent_type", SECURITY_OBJECT_TYPE,
-                    "-md", "sha256", "-signer", "ds.pem", "-inkey", "ds.key", "-outform", "DER", "-out", str(signed),
-                    cwd=folder)
+                    "-md", "sha256", "-signer", card_security_signer[0], "-inkey", card_security_signer[1],
+                    "-outform", "DER", "-out", str(signed), cwd=folder)
             (folder / "CardSecurity.bin").write_bytes(signed.read_bytes())
 
     if options.tamper == "dg1":

@@ -39,6 +39,7 @@ class ChipReadingTests(unittest.TestCase):
             "genuine-aes-rsa": ["--chip-auth", "aes", "--active-auth", "rsa"],
             "genuine-3des-ec": ["--chip-auth", "3des", "--active-auth", "ec"],
             "clone": ["--chip-auth", "aes", "--active-auth", "ec", "--clone"],
+            "forged-card-security": ["--chip-auth", "aes", "--forged-card-security"],
             "extra-details": ["--extra-details"],
             "large-photo": ["--photo-size", "large"],
         }.items():
@@ -343,6 +344,18 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual((verdict["status"], verdict["algorithm"]), ("invalid", "PACE-CAM-AES-128"), verdict)
         self.assertIn("EF.CardSecurity", verdict["reason"])
         self.assertEqual(read["surname"], "ERIKSSON")
+
+    def test_copy_with_its_own_card_security_is_not_taken_for_genuine(self):
+        # The chip proves the key of an EF.CardSecurity it brought along, signed by someone else than
+        # the document's signer and trusted by no CSCA here: the proof counts for nothing.
+        self.insert("forged-card-security", "--pace-cam")
+        passport = self.passports["forged-card-security"]
+        _, read, _, _ = self.single_read(self.key(), "--csca", str(passport / "csca.pem"))
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["passiveAuthentication"]["status"], "valid")
+        verdict = read["chipAuthentication"]
+        self.assertEqual((verdict["status"], verdict["algorithm"]), ("notChecked", "PACE-CAM-AES-128"), verdict)
+        self.assertIn("another Document Signer", verdict["reason"])
 
     def test_chip_without_security_keys_reports_not_supported(self):
         self.insert()
