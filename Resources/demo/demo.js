@@ -575,7 +575,11 @@
 
   function chipAuthenticitySummary(data) {
     var parts = [];
-    if (data.chipAuthentication) parts.push("Chip Authentication " + (AUTHENTICITY_WORDS[data.chipAuthentication.status] || data.chipAuthentication.status));
+    if (data.chipAuthentication) {
+      var withinPACE = /^PACE-CAM/.test(data.chipAuthentication.algorithm || "") ? " (within PACE)" : "";
+      parts.push("Chip Authentication" + withinPACE + " " +
+        (AUTHENTICITY_WORDS[data.chipAuthentication.status] || data.chipAuthentication.status));
+    }
     if (data.activeAuthentication) parts.push("Active Authentication " + (AUTHENTICITY_WORDS[data.activeAuthentication.status] || data.activeAuthentication.status));
     return parts.join("; ");
   }
