@@ -81,6 +81,12 @@ extension Scenarios {
         harness.check(!window.isShowingErrorPage, "error page hidden after a successful retry")
         let shown = gtk_stack_get_visible_child_name(gbg_stack(gtk_widget_get_parent(gbg_widget(window.webView))))
         harness.check(shown.map { String(cString: $0) } == "journey", "the web view is back")
+        // The title comes with its own notification, which a loaded machine may deliver after load-finished.
+        var waits = 0
+        while window.pageTitle != "Back again", waits < 60 {
+            await harness.pause(0.05)
+            waits += 1
+        }
         harness.check(window.pageTitle == "Back again", "the journey page loaded", window.pageTitle)
         _ = server
     }
