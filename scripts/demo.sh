@@ -16,28 +16,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages=(
-    build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev
-    libpcsclite-dev libssl-dev libopenjp2-7-dev xvfb xauth gettext
-)
+. scripts/lib/packages.sh
+packages=("${BUILD_PACKAGES[@]}" "${XVFB_PACKAGES[@]}")
 # Without a display, the chip step reads a virtual passport: a private pcscd in namespaces of its
 # own, which needs root.
 chip=0
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ "$(id -u)" -eq 0 ] && [ "${DEMO_CHIP:-1}" != 0 ]; then
     chip=1
-    packages+=(pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2 openssl)
+    packages+=("${VIRTUAL_PASSPORT_PACKAGES[@]}")
 fi
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if ((${#missing[@]})); then
-    echo "demo: installing ${missing[*]}" >&2
-    sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    "${sudo[@]}" apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
-    "${sudo[@]}" apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
-fi
+ensure_packages demo "${packages[@]}"
 
 swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 echo "demo: building gbgbridge-shell" >&2

@@ -12,17 +12,8 @@ export PATH="$PATH:/opt/swift/usr/bin"
 build=1
 if [ "${1:-}" = --no-build ]; then build=0; shift; fi
 
-packages=(pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2 openssl xvfb xauth)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "nfc-test: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
-    apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
-fi
+. scripts/lib/packages.sh
+ensure_packages nfc-test "${VIRTUAL_PASSPORT_PACKAGES[@]}" "${XVFB_PACKAGES[@]}"
 [ $build = 1 ] && swift build --product gbgbridge-shell
 export GBGBRIDGE_SHELL="$(swift build --show-bin-path)/gbgbridge-shell"
 cd Tests/NFCEndToEnd

@@ -13,20 +13,9 @@ export PATH="$PATH:/opt/swift/usr/bin"
 build=1
 if [ "${1:-}" = --no-build ]; then build=0; shift; fi
 
-missing=()
-command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
-python3 -c "import ensurepip" >/dev/null 2>&1 || missing+=(python3-venv)
-command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
 # The chip step's test reads the virtual passport (Tests/NFCEndToEnd) behind a private pcscd.
-for package in pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2 openssl; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "webdriver-test: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
-    apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
-fi
+. scripts/lib/packages.sh
+ensure_packages webdriver-test webkit2gtk-driver python3-venv "${XVFB_PACKAGES[@]}" "${VIRTUAL_PASSPORT_PACKAGES[@]}"
 
 venv=.build/webdriver-venv
 if [ ! -x "$venv/bin/pytest" ]; then

@@ -1,0 +1,32 @@
+# Debian package groups and an idempotent installer, shared by the scripts that need them, so that
+# what one script installs for a job cannot drift from what another installs for the same job.
+#   . scripts/lib/packages.sh; ensure_packages NAME "${BUILD_PACKAGES[@]}" ...
+
+# Building the shell and everything it links: WebKitGTK and GTK, V4L2, PC/SC, libcrypto, OpenJPEG,
+# and the gettext tools for the message catalogues.
+BUILD_PACKAGES=(
+    build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
+    libpcsclite-dev libssl-dev libopenjp2-7-dev gettext
+)
+# Display-less runs of the shell.
+XVFB_PACKAGES=(xvfb xauth)
+# The virtual passport: a private pcscd with the vpcd driver, and the chip's Python modules.
+VIRTUAL_PASSPORT_PACKAGES=(pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2 openssl)
+
+# ensure_packages WHO PACKAGE...: installs those of PACKAGE... that are missing (apt-get, through
+# sudo when not root), saying so on stderr as WHO; does nothing when all are there.
+ensure_packages() {
+    local who=$1
+    shift
+    local missing=() package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    ((${#missing[@]})) || return 0
+    echo "$who: installing ${missing[*]}" >&2
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -o DPkg::Lock::Timeout=600 >/dev/null
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
+}
