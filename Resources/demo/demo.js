@@ -19,35 +19,68 @@
   var QUERY_TIMEOUT_MS = 5000;
   var AUTO_ADVANCE_MS = 350;
 
+  var chipForm = document.getElementById("chip-key");
+
+  /*
+   * Each step says how it asks (buildRequest, null when its input is not complete), what answer
+   * it takes (accepts), how it shows one and what it records (showResult), how it explains the
+   * rest (describeProblem), and whether its inputs may be edited (setEditable).
+   */
+  function captureStep(step) {
+    step.outcome = null;
+    step.busyText = "Waiting for the camera…";
+    step.againText = "Retake";
+    step.buildRequest = function () { return step.requestData; };
+    step.accepts = function (data) { return typeof data.imageBase64 === "string"; };
+    step.showResult = function (data) {
+      renderImage(step, data);
+      setChip(part(step.card, "status"), "Captured", "good");
+      return successOutcome(data);
+    };
+    step.describeProblem = function (payload, error) { return describeCaptureProblem(step, payload, error); };
+    step.setEditable = function () {};
+    return step;
+  }
+
   var steps = {
-    document: {
+    document: captureStep({
       card: document.getElementById("card-document"),
       action: "camera.document.capture",
       capability: "camera.document",
       title: "Document",
-      requestData: { side: "front" },
-      outcome: null
-    },
-    selfie: {
+      requestData: { side: "front" }
+    }),
+    selfie: captureStep({
       card: document.getElementById("card-selfie"),
       action: "camera.selfie.capture",
       capability: "camera.selfie",
       title: "Selfie",
-      requestData: {},
-      outcome: null
-    },
+      requestData: {}
+    }),
     chip: {
       card: document.getElementById("card-chip"),
       action: "nfc.read",
       capability: "nfc.read",
       title: "Chip",
       optional: true,
-      outcome: null
+      outcome: null,
+      // Its button submits the form, so Enter in a field reads the chip too.
+      form: chipForm,
+      busyText: "Waiting for the document on the reader…",
+      againText: "Read again",
+      enter: enterChipStep,
+      buildRequest: chipKeyFromForm,
+      accepts: function (data) { return data.chipRead === true; },
+      showResult: function (data) {
+        renderChipResult(data);
+        return chipOutcome(data);
+      },
+      describeProblem: describeChipProblem,
+      setEditable: function (editable) { chipFields.disabled = !editable; }
     }
   };
   // The chip step joins the journey only when the host offers nfc.read.
   var order = ["document", "selfie"];
-  var chipForm = document.getElementById("chip-key");
   var chipFields = part(steps.chip.card, "fields");
   var CHIP_KEY_FIELDS = ["documentNumber", "dateOfBirth", "dateOfExpiry", "can"];
   var host = { environment: null, hostVersion: null, capabilities: null };
@@ -268,8 +301,8 @@
     var step = steps[name];
     var capture = part(step.card, "capture");
     var skip = part(step.card, "skip");
-    if (name === "chip") {
-      enterChipStep();
+    if (step.enter) {
+      step.enter();
       return;
     }
     if (isDeclaredUnsupported(step)) {
@@ -289,9 +322,7 @@
     if (autostart) runStep(name);
   }
 
-  function describeProblem(step, payload) {
-    var error = payload.error || {};
-    if (step === steps.chip) return describeChipProblem(payload, error);
+  function describeCaptureProblem(step, payload, error) {
     switch (payload.status) {
       case "cancelled":
         return { tone: "warn", chip: "Cancelled", title: "Capture cancelled.",
@@ -348,45 +379,32 @@
     return outcome;
   }
 
-  /** Sends the step's request; false when the chip's key in the form is not complete. */
+  /** Sends the step's request; false when the step's input (the chip's key) is not complete. */
   function runStep(name) {
     var step = steps[name];
     var capture = part(step.card, "capture");
     var skip = part(step.card, "skip");
     var notice = part(step.card, "notice");
-    var chip = part(step.card, "status");
-    var isChip = name === "chip";
-    var requestData = step.requestData;
-    if (isChip) {
-      requestData = chipKeyFromForm();
-      if (!requestData) return false;
-      chipFields.disabled = true;
-    }
+    var requestData = step.buildRequest();
+    if (!requestData) return false;
+    step.setEditable(false);
     capture.disabled = true;
     skip.disabled = true;
     notice.hidden = true;
-    setChip(chip, isChip ? "Waiting for the document on the reader…" : "Waiting for the camera…", "busy");
+    setChip(part(step.card, "status"), step.busyText, "busy");
 
     request(step.action, requestData).then(
       function (payload) {
-        if (isChip && payload.status === "success" && payload.data && payload.data.chipRead === true) {
-          renderChipResult(payload.data);
-          capture.textContent = "Read again";
+        if (payload.status === "success" && payload.data && step.accepts(payload.data)) {
+          var result = step.showResult(payload.data);
+          capture.textContent = step.againText;
           capture.disabled = false;
-          chipFields.disabled = false;
+          step.setEditable(true);
           skip.hidden = true;
-          recordAndContinue(name, chipOutcome(payload.data));
+          recordAndContinue(name, result);
           return;
         }
-        if (!isChip && payload.status === "success" && payload.data && typeof payload.data.imageBase64 === "string") {
-          renderImage(step, payload.data);
-          setChip(chip, "Captured", "good");
-          capture.textContent = "Retake";
-          capture.disabled = false;
-          recordAndContinue(name, successOutcome(payload.data));
-          return;
-        }
-        var problem = describeProblem(step, payload);
+        var problem = step.describeProblem(payload, payload.error || {});
         var outcome = { status: payload.status };
         if (payload.error) {
           outcome.code = payload.error.code;
@@ -415,7 +433,7 @@
     capture.disabled = false;
     skip.hidden = false;
     skip.disabled = false;
-    if (step === steps.chip) chipFields.disabled = false;
+    step.setEditable(true);
     step.pendingOutcome = outcome;
     if (autostart) window.setTimeout(function () { recordAndContinue(name, outcome); }, AUTO_ADVANCE_MS);
   }
@@ -429,7 +447,7 @@
     part(step.card, "skip").hidden = true;
     if (outcome.status !== "success") {
       part(step.card, "capture").disabled = true;
-      if (step === steps.chip) chipFields.disabled = true;
+      step.setEditable(false);
     }
     if (!firstTime) {
       renderSummary();
@@ -442,9 +460,8 @@
 
   Object.keys(steps).forEach(function (name) {
     var step = steps[name];
-    // The chip's button submits its form, so Enter in a field reads the chip too.
-    if (name === "chip") {
-      chipForm.addEventListener("submit", function (event) {
+    if (step.form) {
+      step.form.addEventListener("submit", function (event) {
         event.preventDefault();
         if (!part(step.card, "capture").disabled) runStep(name);
       });

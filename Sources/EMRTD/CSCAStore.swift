@@ -19,7 +19,7 @@ public struct CSCAStore: Sendable {
     /// A store of `certificates` and those of `revocationLists` that one of them signed.
     public init(certificates: [[UInt8]], revocationLists: [[UInt8]] = [], source: String) {
         self.certificates = certificates
-        let usable = revocationLists.filter { OpenSSLCMS.isIssued(list: $0, byOneOf: certificates) }
+        let usable = OpenSSLCMS.lists(revocationLists, issuedByOneOf: certificates)
         self.revocationLists = usable
         self.ignoredRevocationListCount = revocationLists.count - usable.count
         self.source = source

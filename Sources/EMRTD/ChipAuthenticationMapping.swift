@@ -13,6 +13,10 @@ enum ChipAuthenticationMapping {
         let chipAuthenticationData: [UInt8]?
         /// The protocol's name for verdicts, e.g. `PACE-CAM-AES-128`.
         let algorithm: String
+
+        func verdict(_ status: ChipAuthenticity.Status, _ reason: String? = nil) -> ChipAuthenticity {
+            ChipAuthenticity(status: status, algorithm: algorithm, reason: reason)
+        }
     }
 
     /// id-PK-ECDH (0.4.0.127.0.7.2.2.1.2): a ChipAuthenticationPublicKeyInfo with an elliptic-curve key.
@@ -35,36 +39,33 @@ enum ChipAuthenticationMapping {
 
     /// The verdict of `proof` against the static keys EF.CardSecurity (`file`, as read) lists. Whether
     /// EF.CardSecurity itself is genuine is settled with passive authentication: see
-    /// ``ChipContents/confirmingChipAuthenticationMapping(store:)``.
+    /// ``ChipContents/confirmingChipAuthenticationMapping(documentSigner:store:)``.
     static func verify(_ proof: Proof, cardSecurity file: [UInt8]?) -> ChipAuthenticity {
-        func verdict(_ status: ChipAuthenticity.Status, _ reason: String? = nil) -> ChipAuthenticity {
-            ChipAuthenticity(status: status, algorithm: proof.algorithm, reason: reason)
-        }
         guard let file else {
-            return verdict(.notChecked, "the chip offers PACE with Chip Authentication Mapping but no EF.CardSecurity")
+            return proof.verdict(
+                .notChecked, "the chip offers PACE with Chip Authentication Mapping but no EF.CardSecurity")
         }
         do {
             return verify(proof, staticKeys: try staticKeys(inCardSecurity: file))
         } catch {
-            return verdict(.notChecked, error.description)
+            return proof.verdict(.notChecked, error.description)
         }
     }
 
     /// The verdict of `proof` against the chip's static public keys (uncompressed points).
     static func verify(_ proof: Proof, staticKeys keys: [[UInt8]]) -> ChipAuthenticity {
-        func verdict(_ status: ChipAuthenticity.Status, _ reason: String? = nil) -> ChipAuthenticity {
-            ChipAuthenticity(status: status, algorithm: proof.algorithm, reason: reason)
+        guard !keys.isEmpty else {
+            return proof.verdict(.notChecked, "EF.CardSecurity holds no elliptic-curve chip key")
         }
-        guard !keys.isEmpty else { return verdict(.notChecked, "EF.CardSecurity holds no elliptic-curve chip key") }
         guard let scalar = proof.chipAuthenticationData, !scalar.isEmpty else {
-            return verdict(.invalid, "the chip sent no chip authentication data at the end of PACE")
+            return proof.verdict(.invalid, "the chip sent no chip authentication data at the end of PACE")
         }
         for key in keys where proof.curve.isValidPoint(key) {
             if let product = try? proof.curve.multiply(key, by: scalar), product == proof.chipMappingKey {
-                return verdict(.valid)
+                return proof.verdict(.valid)
             }
         }
-        return verdict(
+        return proof.verdict(
             .invalid, "the chip authentication data does not turn the key in EF.CardSecurity into the chip's PACE key")
     }
 
@@ -91,9 +92,10 @@ enum ChipAuthenticationMapping {
 
 extension ChipContents {
     /// A valid PACE-CAM verdict stands only if EF.CardSecurity, which holds the key it was checked
-    /// against, is genuine: its signature verifies, and its signer is EF.SOD's Document Signer or
-    /// one a CSCA in `store` issued. Otherwise a copied chip could bring a key of its own.
-    public func confirmingChipAuthenticationMapping(store: CSCAStore) -> ChipContents {
+    /// against, is genuine: its signature verifies, and its signer is EF.SOD's Document Signer
+    /// (`documentSigner`, as passive authentication found it) or one a CSCA in `store` issued.
+    /// Otherwise a copied chip could bring a key of its own.
+    public func confirmingChipAuthenticationMapping(documentSigner: [UInt8]?, store: CSCAStore) -> ChipContents {
         guard chipAuthentication.status == .valid, chipAuthentication.algorithm?.hasPrefix("PACE-CAM") == true
         else { return self }
         func replaced(_ status: ChipAuthenticity.Status, _ reason: String) -> ChipContents {
@@ -109,9 +111,6 @@ extension ChipContents {
         guard check.signatureValid, let signer = check.signerCertificate else {
             return replaced(.invalid, "EF.CardSecurity's signature does not verify")
         }
-        let documentSigner = files[.securityObject].flatMap { sod in
-            (try? SecurityObject(file: sod)).flatMap { try? OpenSSLCMS.checkSignature(of: $0.signedData) }
-        }?.signerCertificate
         if signer == documentSigner { return self }
         switch OpenSSLCMS.verifyChain(certificate: signer, anchors: store.certificates) {
         case .trusted: return self

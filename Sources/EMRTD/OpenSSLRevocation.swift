@@ -39,17 +39,18 @@ extension OpenSSLCMS {
         return checked ? .notRevoked : .notChecked
     }
 
-    /// Whether one of `anchors` (DER certificates) signed `list` (a DER CRL).
-    static func isIssued(list der: [UInt8], byOneOf anchors: [[UInt8]]) -> Bool {
-        guard let list = revocationList(der) else { return false }
-        defer { X509_CRL_free(list) }
-        let found = anchors.contains { anchor in
-            guard let authority = x509(anchor) else { return false }
-            defer { X509_free(authority) }
-            return isSigned(list, by: authority)
+    /// Those of `lists` (DER CRLs) that one of `anchors` (DER certificates) signed.
+    static func lists(_ lists: [[UInt8]], issuedByOneOf anchors: [[UInt8]]) -> [[UInt8]] {
+        guard !lists.isEmpty else { return [] }
+        let authorities = anchors.compactMap(x509)
+        defer { for authority in authorities { X509_free(authority) } }
+        let issued = lists.filter { der in
+            guard let list = revocationList(der) else { return false }
+            defer { X509_CRL_free(list) }
+            return authorities.contains { isSigned(list, by: $0) }
         }
         ERR_clear_error()
-        return found
+        return issued
     }
 
     static func isRevocationList(_ der: [UInt8]) -> Bool {

@@ -29,6 +29,8 @@ public struct PassiveAuthentication: Sendable, Equatable {
     public let revocation: Revocation
     /// Why the status is not `valid` (English, for logs and integrators).
     public let reason: String?
+    /// The Document Signer certificate (DER), when EF.SOD carries it.
+    public let signerCertificate: [UInt8]?
     /// The Document Signer certificate's subject (RFC 2253), when EF.SOD carries it.
     public let signer: String?
     /// The Document Signer certificate's issuer (RFC 2253).
@@ -41,10 +43,11 @@ public struct PassiveAuthentication: Sendable, Equatable {
     /// A verdict reached without a full check (EF.SOD missing or unreadable).
     public init(
         status: Status, reason: String?, signer: String?, signerIssuer: String?, matchedDataGroups: [String],
-        mismatchedDataGroups: [String], revocation: Revocation = .notChecked
+        mismatchedDataGroups: [String], revocation: Revocation = .notChecked, signerCertificate: [UInt8]? = nil
     ) {
         self.status = status
         self.revocation = revocation
+        self.signerCertificate = signerCertificate
         self.reason = reason
         self.signer = signer
         self.signerIssuer = signerIssuer
@@ -81,7 +84,8 @@ public struct PassiveAuthentication: Sendable, Equatable {
         {
             PassiveAuthentication(
                 status: status, reason: reason, signer: signer, signerIssuer: issuer, matchedDataGroups: matched,
-                mismatchedDataGroups: mismatched, revocation: revocation)
+                mismatchedDataGroups: mismatched, revocation: revocation,
+                signerCertificate: signature.signerCertificate)
         }
         if !mismatched.isEmpty {
             return result(

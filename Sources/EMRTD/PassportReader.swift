@@ -49,8 +49,7 @@ public final class PassportReader {
     private var paceOptions: [PACEInfo] = []
     /// EF.CardSecurity, read after PACE with chip authentication mapping (at most once).
     private var cardSecurity: [UInt8]?
-    private var cardSecurityAttempted = false
-    /// PACE-CAM's verdict, once EF.CardSecurity has been read.
+    /// PACE-CAM's verdict, once EF.CardSecurity has been tried (and so never tried again).
     private var mappingVerdict: ChipAuthenticity?
     /// `BAC` or `PACE`, once the chip is open.
     private var accessControlUsed = "BAC"
@@ -272,8 +271,8 @@ public final class PassportReader {
         return ChipAuthenticity(status: .valid, algorithm: scheme)
     }
 
-    /// The strongest PACE set-up in EF.CardAccess that this host runs; `nil` when the chip has no
-    /// EF.CardAccess (BAC only) or offers nothing this host runs.
+    /// The PACE set-ups in EF.CardAccess that this host runs, in the order to try them; empty when
+    /// the chip has no EF.CardAccess (BAC only) or offers nothing this host runs.
     private func readCardAccess() throws(ChipError) -> [PACEInfo] {
         let selected = try session.send(
             CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: Self.cardAccessIdentifier),
@@ -310,7 +309,7 @@ public final class PassportReader {
             do {
                 let proof = try PACE.authenticate(session, key: key, info: option)
                 accessControlUsed = "PACE"
-                if let proof, !cardSecurityAttempted { try checkChipAuthenticationMapping(proof, option: option) }
+                if let proof, mappingVerdict == nil { try checkChipAuthenticationMapping(proof, option: option) }
                 try selectApplication()
                 // A reopening (after an extended read or Chip Authentication failed) starts with what worked.
                 paceOptions = Array(paceOptions[position...])
@@ -354,7 +353,6 @@ public final class PassportReader {
     private func checkChipAuthenticationMapping(_ proof: ChipAuthenticationMapping.Proof, option: PACEInfo)
         throws(ChipError)
     {
-        cardSecurityAttempted = true
         do {
             cardSecurity = try readFile(.cardSecurity, index: 0, count: files.count)
         } catch {

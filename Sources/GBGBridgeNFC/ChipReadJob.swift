@@ -140,8 +140,9 @@ final class ChipReadJob: Sendable {
         }
         return .success(
             Success(
-                contents: contents.confirmingChipAuthenticationMapping(store: request.store), mrz: mrz, photo: photo,
-                passiveAuthentication: verdict,
+                contents: contents.confirmingChipAuthenticationMapping(
+                    documentSigner: verdict.signerCertificate, store: request.store),
+                mrz: mrz, photo: photo, passiveAuthentication: verdict,
                 verifyDuration: clock.now - started))
     }
 
