@@ -8,7 +8,7 @@ import PCSCReader
 
 /// Times chip reads step by step on a PC/SC reader: EF.CardAccess, access control (PACE where the
 /// chip offers it, else BAC), each file, Chip and Active Authentication where the chip has them,
-/// passive authentication, and the whole read, with extended and with short APDUs, plus the APDU count.
+/// the verification (passive authentication, proofs tied to it, the chip verdict), and the whole read, with extended and with short APDUs, plus the APDU count.
 ///
 ///     gbgbridge-nfc-bench READER DOCNUMBER YYMMDD YYMMDD [CSCA] [ROUNDS]
 ///
@@ -61,22 +61,20 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
         let started = clock.now
         let connection = try context.connect(to: readerName)
         let reader = PassportReader(channel: Channel(connection), key: key, readSize: mode)
-        let contents = try reader.read()
-        let verifyStart = clock.now
-        let sod = try SecurityObject(file: contents.files[.securityObject] ?? [])
-        let verdict = PassiveAuthentication.verify(securityObject: sod, dataGroups: contents.dataGroups, store: store)
-        let verify = clock.now - verifyStart
+        let chip = try reader.readAndVerify(store: store)
+        let contents = chip.contents
         connection.disconnect()
         totals.append(milliseconds(clock.now - started))
-        for (step, duration) in contents.timings + [("passive authentication (\(verdict.status.rawValue))", verify)] {
+        let verifyStep = "verification (passive authentication \(chip.passiveAuthentication.status.rawValue))"
+        for (step, duration) in contents.timings + [(verifyStep, chip.verifyDuration)] {
             if steps[step] == nil { order.append(step) }
             steps[step, default: []].append(milliseconds(duration))
         }
         apdus = contents.commandCount
         accessControl = contents.accessControl
         authenticity =
-            "Chip Authentication \(contents.chipAuthentication.status.rawValue), "
-            + "Active Authentication \(contents.activeAuthentication.status.rawValue)"
+            "Chip Authentication \(chip.chipAuthentication.status.rawValue), "
+            + "Active Authentication \(chip.activeAuthentication.status.rawValue), chip \(chip.verdict.status.rawValue)"
         for (file, bytes) in contents.files { sizes[file.rawValue] = bytes.count }
     }
     let reads = mode == .automatic ? "extended-length reads" : "short reads only"

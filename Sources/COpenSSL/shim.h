@@ -16,6 +16,8 @@
 #include <openssl/rand.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/crypto.h>
+#include <time.h>
 
 /* Function-like macros and stack helpers that Swift cannot import. */
 static inline int gbg_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
@@ -49,6 +51,51 @@ static inline int gbg_aes_cmac(const unsigned char *key, size_t key_length, cons
     EVP_MAC_CTX_free(context);
     EVP_MAC_free(mac);
     return ok;
+}
+
+/* CMS SignerInfo stacks, which Swift sees only through macros. */
+static inline int gbg_sk_CMS_SignerInfo_num(STACK_OF(CMS_SignerInfo) *stack) { return sk_CMS_SignerInfo_num(stack); }
+static inline CMS_SignerInfo *gbg_sk_CMS_SignerInfo_value(STACK_OF(CMS_SignerInfo) *stack, int index) {
+    return sk_CMS_SignerInfo_value(stack, index);
+}
+
+/* The NID of an algorithm identifier's object, or NID_undef. */
+static inline int gbg_algorithm_nid(const X509_ALGOR *algorithm) {
+    const ASN1_OBJECT *object = NULL;
+    if (algorithm == NULL) return NID_undef;
+    X509_ALGOR_get0(&object, NULL, NULL, algorithm);
+    return object == NULL ? NID_undef : OBJ_obj2nid(object);
+}
+
+/* The SignerInfo's digest and signature algorithm NIDs. */
+static inline void gbg_cms_signer_algorithms(CMS_SignerInfo *signer, int *digest, int *signature) {
+    X509_ALGOR *digest_algorithm = NULL, *signature_algorithm = NULL;
+    CMS_SignerInfo_get0_algs(signer, NULL, NULL, &digest_algorithm, &signature_algorithm);
+    *digest = gbg_algorithm_nid(digest_algorithm);
+    *signature = gbg_algorithm_nid(signature_algorithm);
+}
+
+/* The signingTime signed attribute as seconds since 1970 (UTC): 1 when there is exactly one and it
+   reads, 0 when there is none, -1 when it is repeated or not a time. */
+static inline int gbg_cms_signing_time(CMS_SignerInfo *signer, long long *seconds) {
+    int position = CMS_signed_get_attr_by_NID(signer, NID_pkcs9_signingTime, -1);
+    if (position < 0) return 0;
+    if (CMS_signed_get_attr_by_NID(signer, NID_pkcs9_signingTime, position) >= 0) return -1;
+    X509_ATTRIBUTE *attribute = CMS_signed_get_attr(signer, position);
+    if (attribute == NULL || X509_ATTRIBUTE_count(attribute) != 1) return -1;
+    ASN1_TYPE *value = X509_ATTRIBUTE_get0_type(attribute, 0);
+    if (value == NULL || (value->type != V_ASN1_UTCTIME && value->type != V_ASN1_GENERALIZEDTIME)) return -1;
+    struct tm moment;
+    if (ASN1_TIME_to_tm((const ASN1_TIME *)value->value.asn1_string, &moment) != 1) return -1;
+    *seconds = (long long)timegm(&moment);
+    return 1;
+}
+
+/* The object identifier of the encapsulated content (e.g. "2.23.136.1.1.1"), written to `out`. */
+static inline int gbg_cms_content_type(CMS_ContentInfo *cms, char *out, int length) {
+    const ASN1_OBJECT *type = CMS_get0_eContentType(cms);
+    if (type == NULL) return 0;
+    return OBJ_obj2txt(out, length, type, 1);
 }
 
 #endif

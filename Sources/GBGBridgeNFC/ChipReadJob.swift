@@ -4,14 +4,20 @@ import FoundationEssentials
 import PCSCReader
 import Synchronization
 
-/// One attempt at reading a chip, on a thread of its own: wait for the document, connect, read,
-/// convert the face, check passive authentication. Cancellable from any thread.
+/// One attempt at reading a chip, on a thread of its own: wait for the document, connect, read and
+/// verify the chip, convert the face. Cancellable from any thread, and bounded in time: a chip that
+/// stops answering in the middle of an APDU, or a read that outlasts its deadline, ends the job with
+/// an answer even though the PC/SC call it waits in never returns.
 final class ChipReadJob: Sendable {
     /// What the job needs to know.
     struct Request: Sendable {
         var readerName: String
         var key: AccessKey
         var documentTimeout: Duration
+        /// How long one APDU may take before the chip counts as mute.
+        var apduTimeout: Duration = .seconds(10)
+        /// How long the read may take once the document is on the reader (retries included).
+        var readTimeout: Duration = .seconds(60)
         var store: CSCAStore
         var readSize: PassportReader.ReadSize
         /// Data groups to read besides DG1 and DG2 where the chip has them (DG11, DG12).
@@ -20,10 +26,8 @@ final class ChipReadJob: Sendable {
 
     /// A chip read to the end.
     struct Success: Sendable {
-        var contents: ChipContents
-        var mrz: MRZ
+        var chip: VerifiedChip
         var photo: FaceImageConverter.Converted
-        var passiveAuthentication: PassiveAuthentication
         var verifyDuration: Duration
     }
 
@@ -38,20 +42,73 @@ final class ChipReadJob: Sendable {
     private struct State {
         var cancelled = false
         var context: PCSCContext?
+        /// When the document was found on the reader (the read deadline runs from there).
+        var readStarted: ContinuousClock.Instant?
+        /// When the APDU in flight was sent, while one is.
+        var apduStarted: ContinuousClock.Instant?
+        /// The job's outcome, once one is delivered (by the read or by a deadline).
+        var delivered = false
     }
 
     private let state = Mutex(State())
-    private static let queue = DispatchQueue(label: "gbgbridge.nfc.read")
+    private static let clock = ContinuousClock()
+    /// How often the deadlines are checked.
+    static let watchInterval: Duration = .milliseconds(100)
 
-    /// Runs the read; `progress` is called on the reading thread.
+    /// Runs the read on a thread of its own; `progress` is called on that thread. Returns when the
+    /// read ends or a deadline passes, whichever comes first: a read stuck in a PC/SC call that never
+    /// returns is left behind, cancelled, and cannot hold up the next one.
     func run(
         _ request: Request, progress: @escaping @Sendable (NFCReadState) -> Void
     ) async -> Result<Success, Failure> {
-        await withCheckedContinuation { continuation in
-            Self.queue.async {
-                continuation.resume(returning: self.read(request, progress: progress))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, Failure>, Never>) in
+            let deliver: @Sendable (Result<Success, Failure>) -> Void = { outcome in
+                let first = self.state.withLock { state in
+                    defer { state.delivered = true }
+                    return !state.delivered
+                }
+                if first { continuation.resume(returning: outcome) }
             }
+            DispatchQueue.global(qos: .userInitiated).async {
+                deliver(self.read(request, progress: progress))
+            }
+            watch(request, deliver: deliver)
         }
+    }
+
+    /// Checks the deadlines every ``watchInterval`` until the job has delivered its outcome.
+    private func watch(_ request: Request, deliver: @escaping @Sendable (Result<Success, Failure>) -> Void) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+            let now = Self.clock.now
+            let (done, overdue) = state.withLock { state -> (Bool, String?) in
+                if state.delivered { return (true, nil) }
+                if let sent = state.apduStarted, now - sent > request.apduTimeout {
+                    return (false, "the chip did not answer a command within \(Self.seconds(request.apduTimeout))")
+                }
+                if let started = state.readStarted, now - started > request.readTimeout {
+                    return (false, "the read did not finish within \(Self.seconds(request.readTimeout))")
+                }
+                return (false, nil)
+            }
+            if done { return }
+            if let overdue {
+                cancel()
+                deliver(.failure(Failure(kind: .chipReadFailed, detail: overdue)))
+                return
+            }
+            watch(request, deliver: deliver)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// Marks an APDU as sent (`true`) or answered (`false`), for the per-APDU deadline.
+    fileprivate func apduInFlight(_ inFlight: Bool) {
+        let now = Self.clock.now
+        state.withLock { $0.apduStarted = inFlight ? now : nil }
     }
 
     /// Stops the read: a wait for the document ends at once, a read before its next APDU.
@@ -89,6 +146,8 @@ final class ChipReadJob: Sendable {
         } catch {
             return .failure(Self.failure(from: error))
         }
+        let found = Self.clock.now
+        state.withLock { $0.readStarted = found }
         var attempt = 1
         var (outcome, recovery) = readOnce(request, context: context, progress: progress)
         // A link failure is read again from the start (twice at most) when the card was reset by
@@ -103,47 +162,21 @@ final class ChipReadJob: Sendable {
             (outcome, recovery) = readOnce(request, context: context, progress: progress)
         }
         if isCancelled { return .failure(Failure(kind: nil, detail: "cancelled")) }
-        let contents: ChipContents
-        let mrz: MRZ
-        let face: FaceImage
+        let chip: VerifiedChip
         do {
-            contents = try outcome.get()
-            mrz = try contents.mrz()
-            face = try contents.face()
+            chip = try outcome.get()
         } catch {
             return .failure(Self.failure(from: error, key: request.key))
         }
         progress(.verifying)
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = Self.clock.now
         let photo: FaceImageConverter.Converted
         do {
-            photo = try FaceImageConverter.browserReady(face)
+            photo = try FaceImageConverter.browserReady(chip.face)
         } catch {
             return .failure(Failure(kind: .chipUnreadable, detail: "the face image on the chip is unusable: \(error)"))
         }
-        let verdict: PassiveAuthentication
-        if let sod = contents.files[.securityObject] {
-            do {
-                verdict = PassiveAuthentication.verify(
-                    securityObject: try SecurityObject(file: sod), dataGroups: contents.dataGroups,
-                    store: request.store)
-            } catch {
-                verdict = PassiveAuthentication(
-                    status: .invalid, reason: "EF.SOD is unreadable: \(error)", signer: nil, signerIssuer: nil,
-                    matchedDataGroups: [], mismatchedDataGroups: contents.dataGroupNames)
-            }
-        } else {
-            verdict = PassiveAuthentication(
-                status: .notChecked, reason: "EF.SOD was not read", signer: nil, signerIssuer: nil,
-                matchedDataGroups: [], mismatchedDataGroups: [])
-        }
-        return .success(
-            Success(
-                contents: contents.confirmingChipAuthenticationMapping(
-                    documentSigner: verdict.signerCertificate, store: request.store),
-                mrz: mrz, photo: photo, passiveAuthentication: verdict,
-                verifyDuration: clock.now - started))
+        return .success(Success(chip: chip, photo: photo, verifyDuration: chip.verifyDuration + (Self.clock.now - started)))
     }
 
     /// Reads before giving up on link failures while the card stays on the reader.
@@ -157,7 +190,7 @@ final class ChipReadJob: Sendable {
     /// that tells whether reading again can work.
     private func readOnce(
         _ request: Request, context: PCSCContext, progress: @escaping @Sendable (NFCReadState) -> Void
-    ) -> (Result<ChipContents, ChipError>, ((PCSCContext) -> Bool)?) {
+    ) -> (Result<VerifiedChip, ChipError>, ((PCSCContext) -> Bool)?) {
         progress(.authenticating)
         let reader = request.readerName
         let events = (try? context.status(of: reader))?.eventCount
@@ -173,6 +206,7 @@ final class ChipReadJob: Sendable {
         }
         defer { connection.disconnect() }
         let channel = SmartCardChannel(connection: connection)
+        channel.onTransmit = { [weak self] inFlight in self?.apduInFlight(inFlight) }
         let chipReader = PassportReader(
             channel: channel, key: request.key, readSize: request.readSize,
             files: [.common, .dg1, .dg2] + request.extraFiles + [.securityObject])
@@ -185,7 +219,7 @@ final class ChipReadJob: Sendable {
             case .verifying: progress(.verifying)
             }
         }
-        let outcome = Result { () throws(ChipError) in try chipReader.read() }
+        let outcome = Result { () throws(ChipError) in try chipReader.readAndVerify(store: request.store) }
         let wasReset = channel.lastError?.code == PCSCError.resetCode
         let recovery: (PCSCContext) -> Bool = { context in
             if wasReset { return (try? context.waitForCard(on: reader, timeoutMilliseconds: 0)) == true }

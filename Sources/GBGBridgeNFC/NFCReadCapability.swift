@@ -6,7 +6,7 @@ import GBGBridge
 import PCSCReader
 
 /// The `nfc.read` capability: reads the chip of a passport or identity card on a PC/SC reader and
-/// answers with the MRZ, the face and the passive-authentication verdict.
+/// answers with the MRZ, the face, each check's verdict and the summary `chipVerdict`.
 ///
 /// ``install()`` offers the capability (so it appears in `capability.query`) while a matching
 /// reader is connected, and withdraws it when the reader goes away. While it is withdrawn, answer
@@ -25,8 +25,10 @@ public final class NFCReadCapability {
         public var reader: ReaderChoice
         /// The CSCA certificates passive authentication trusts.
         public var store: CSCAStore
-        /// How long to wait for a document on the reader.
+        /// How long to wait for a document on the reader, and how long the read may then take.
         public var documentTimeout: Duration
+        /// How long one command to the chip may take before the chip counts as mute.
+        public var apduTimeout: Duration
         /// Whether a window guides the person (`false` for unattended runs: failures are answered at once).
         public var showsWindow: Bool
         /// Short APDUs only, or extended ones where the reader takes them.
@@ -34,8 +36,9 @@ public final class NFCReadCapability {
 
         public init(
             reader: ReaderChoice = .automatic, store: CSCAStore = .empty, documentTimeout: Duration = .seconds(60),
-            showsWindow: Bool = true, readSize: PassportReader.ReadSize = .automatic
+            showsWindow: Bool = true, readSize: PassportReader.ReadSize = .automatic, apduTimeout: Duration = .seconds(10)
         ) {
+            self.apduTimeout = apduTimeout
             self.reader = reader
             self.store = store
             self.documentTimeout = documentTimeout
@@ -52,6 +55,7 @@ public final class NFCReadCapability {
         public let passiveAuthentication: PassiveAuthentication.Status
         public let chipAuthentication: ChipAuthenticity.Status
         public let activeAuthentication: ChipAuthenticity.Status
+        public let chipVerdict: ChipVerdict.Status
     }
 
     private let host: BridgeHost
@@ -170,7 +174,8 @@ public final class NFCReadCapability {
         let window = options.showsWindow ? NFCReadWindow(parent: parentWindow) : nil
         defer { window?.close() }
         let readRequest = ChipReadJob.Request(
-            readerName: readerName, key: key, documentTimeout: options.documentTimeout, store: options.store,
+            readerName: readerName, key: key, documentTimeout: options.documentTimeout,
+            apduTimeout: options.apduTimeout, readTimeout: options.documentTimeout, store: options.store,
             readSize: options.readSize, extraFiles: extraFiles)
 
         while true {
@@ -192,11 +197,12 @@ public final class NFCReadCapability {
             case .success(let success):
                 onRead?(
                     ReadReport(
-                        readerName: readerName, commandCount: success.contents.commandCount,
-                        timings: success.contents.timings + [("verify", success.verifyDuration)],
-                        passiveAuthentication: success.passiveAuthentication.status,
-                        chipAuthentication: success.contents.chipAuthentication.status,
-                        activeAuthentication: success.contents.activeAuthentication.status))
+                        readerName: readerName, commandCount: success.chip.contents.commandCount,
+                        timings: success.chip.contents.timings + [("verify", success.verifyDuration)],
+                        passiveAuthentication: success.chip.passiveAuthentication.status,
+                        chipAuthentication: success.chip.chipAuthentication.status,
+                        activeAuthentication: success.chip.activeAuthentication.status,
+                        chipVerdict: success.chip.verdict.status))
                 responder.respond(status: .success, data: Self.responseData(success), error: nil)
                 return
             case .failure(let failure):
@@ -234,8 +240,8 @@ public final class NFCReadCapability {
     }
 
     static func responseData(_ read: ChipReadJob.Success) -> [String: JSONValue] {
-        let mrz = read.mrz
-        let verdict = read.passiveAuthentication
+        let mrz = read.chip.mrz
+        let verdict = read.chip.passiveAuthentication
         var authentication: [String: JSONValue] = [
             "status": .string(verdict.status.rawValue),
             "revocation": .string(verdict.revocation.rawValue),
@@ -261,13 +267,18 @@ public final class NFCReadCapability {
             "mrzCheckDigitsValid": .bool(mrz.checkDigitsValid),
             "photo": .string(read.photo.bytes.base64EncodedString()),
             "photoMimeType": .string(read.photo.mimeType),
-            "dataGroupsRead": .array(read.contents.dataGroupNames.map(JSONValue.string)),
-            "accessControl": .string(read.contents.accessControl),
+            "dataGroupsRead": .array(read.chip.contents.dataGroupNames.map(JSONValue.string)),
+            "accessControl": .string(read.chip.contents.accessControl),
             "passiveAuthentication": .object(authentication),
-            "chipAuthentication": authenticity(read.contents.chipAuthentication),
-            "activeAuthentication": authenticity(read.contents.activeAuthentication),
+            "chipAuthentication": authenticity(read.chip.chipAuthentication),
+            "activeAuthentication": authenticity(read.chip.activeAuthentication),
+            "chipVerdict": .string(read.chip.verdict.status.rawValue),
+            "chipVerdictReasons": .array(
+                read.chip.verdict.reasons.map { reason in
+                    .object(["code": .string(reason.code.rawValue), "message": .string(reason.message)])
+                }),
         ]
-        .merging(additionalDetails(read.contents)) { current, _ in current }
+        .merging(additionalDetails(read.chip.contents)) { current, _ in current }
     }
 
     /// `additionalPersonalDetails` (DG11) and `additionalDocumentDetails` (DG12), for those read.

@@ -203,7 +203,8 @@ final class JourneyRun: BridgeHostDelegate {
             host: host,
             options: .init(
                 reader: settings.nfcReader, store: settings.cscaStore, documentTimeout: settings.nfcTimeout,
-                showsWindow: !settings.isUnattended, readSize: settings.nfcReadSize))
+                showsWindow: !settings.isUnattended, readSize: settings.nfcReadSize,
+                apduTimeout: settings.nfcAPDUTimeout))
         let store = settings.cscaStore
         if !store.certificates.isEmpty {
             ShellOutput.note(

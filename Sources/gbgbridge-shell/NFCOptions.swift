@@ -20,9 +20,17 @@ struct NFCOptions: ParsableArguments {
         name: .customLong("nfc-timeout"),
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds to wait for a document on the reader before nfc.read answers NO_DOCUMENT (default 60; 1 to 600).",
+            "Seconds to wait for a document on the reader before nfc.read answers NO_DOCUMENT, and then for the read to finish before it answers CHIP_READ_FAILED (default 60; 1 to 600).",
             valueName: "seconds"))
     var timeout: String?
+
+    @Option(
+        name: .customLong("nfc-apdu-timeout"),
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds one command to the chip may take before the chip counts as mute and nfc.read answers CHIP_READ_FAILED (default 10; up to 600).",
+            valueName: "seconds"))
+    var apduTimeout: String?
 
     @Flag(
         name: .customLong("nfc-short-apdus"),

@@ -12,14 +12,15 @@ import GBGBridge
 ///
 /// Personal data is always redacted, payloads kept or not (``redactPersonalData(_:)``): the
 /// access key an `nfc.read` request carries and what the chip answers (``personalKeys``) become
-/// `<redacted>`; the chip's `photo` becomes the same summary as an image.
+/// `<redacted>`; the chip's `photo` becomes `<redacted image, N bytes>`, with no hash: the same
+/// face read on another day would give the same hash and link one person across log files.
 enum PayloadRedactor {
     /// Keys whose values are personal data, wherever they appear.
     static let personalKeys: Set<String> = [
         "mrz", "documentNumber", "dateOfBirth", "dateOfExpiry", "can", "surname", "givenNames", "nationality", "sex",
         "optionalData", "issuingState", "personalNumber", "additionalPersonalDetails", "additionalDocumentDetails",
     ]
-    /// Keys whose values are personal images (summarised like base64 payloads).
+    /// Keys whose values are personal images (reduced to their size).
     static let personalImageKeys: Set<String> = ["photo"]
 
     /// Whether `json` may hold a personal key (a quick scan before parsing).
@@ -45,7 +46,9 @@ enum PayloadRedactor {
             for (key, member) in members {
                 if personalKeys.contains(key) {
                     result[key] = .string("<redacted>")
-                } else if personalImageKeys.contains(key) || (payloads && key.lowercased().hasSuffix("base64")) {
+                } else if personalImageKeys.contains(key) {
+                    result[key] = redactingImages(member)
+                } else if payloads && key.lowercased().hasSuffix("base64") {
                     result[key] = summarisingEveryString(member)
                 } else {
                     result[key] = redact(member, payloads: payloads)
@@ -59,6 +62,18 @@ enum PayloadRedactor {
             return .string(String(text[..<marker.upperBound]) + summary(ofBase64: String(text[marker.upperBound...])))
         default:
             return value
+        }
+    }
+
+    /// `value` with every string in it replaced by `<redacted image, N bytes>` (N the decoded size).
+    private static func redactingImages(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text):
+            let size = Data(base64Encoded: text)?.count ?? text.utf8.count
+            return .string("<redacted image, \(size) bytes>")
+        case .array(let elements): return .array(elements.map(redactingImages))
+        case .object(let members): return .object(members.mapValues(redactingImages))
+        default: return value
         }
     }
 

@@ -60,6 +60,8 @@ struct ShellSettings {
     var cscaStore: CSCAStore
     /// `--nfc-timeout`.
     var nfcTimeout: Duration
+    /// `--nfc-apdu-timeout`.
+    var nfcAPDUTimeout: Duration
     /// `--nfc-short-apdus`.
     var nfcReadSize: PassportReader.ReadSize
 
@@ -159,6 +161,11 @@ struct ShellSettings {
                 text, option: "--nfc-timeout", above0: true, maximum: 600, maximumInWords: tr("ten minutes"))
         }
         nfcTimeout = .milliseconds(Int64(((nfcSeconds ?? 60) * 1000).rounded()))
+        let apduSeconds = try command.nfc.apduTimeout.map { (text) throws(ShellExit) in
+            try OptionValues.seconds(
+                text, option: "--nfc-apdu-timeout", above0: true, maximum: 600, maximumInWords: tr("ten minutes"))
+        }
+        nfcAPDUTimeout = .milliseconds(Int64(((apduSeconds ?? 10) * 1000).rounded()))
         nfcReadSize = command.nfc.shortAPDUsOnly ? .shortOnly : .automatic
 
         var inputs: [OutputPaths.NamedFile] = []

@@ -51,7 +51,7 @@ final class ICAOWorkedExampleTests: XCTestCase {
         XCTAssertEqual(selected, ResponseAPDU(data: [], sw: 0x9000))
         let head = try session.send(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 4), step: "READ")
         XCTAssertEqual(head.data.hexString, "60145F01")
-        XCTAssertEqual(try PassportReader.fileLength(head.data, file: .common), 22)
+        XCTAssertEqual(try PassportReader.fileLength(head.data, file: "COM"), 22)
         let rest = try session.send(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 4, expectedLength: 18), step: "READ")
         XCTAssertEqual(rest.data.hexString, "04303130365F36063034303030305C026175")
         XCTAssertEqual(session.secureMessaging?.counterBytes.hexString, "887022120C06C22C")

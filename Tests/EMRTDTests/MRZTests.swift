@@ -56,8 +56,8 @@ final class MRZTests: XCTestCase {
     }
 
     func testFileLength() throws {
-        XCTAssertEqual(try PassportReader.fileLength([0x61, 0x5B, 0x5F, 0x1F], file: .dg1), 0x5D)
-        XCTAssertEqual(try PassportReader.fileLength([0x75, 0x82, 0x4E, 0x20], file: .dg2), 0x4E24)
-        XCTAssertEqual(try PassportReader.fileLength([0x77, 0x81, 0x90], file: .securityObject), 0x93)
+        XCTAssertEqual(try PassportReader.fileLength([0x61, 0x5B, 0x5F, 0x1F], file: "DG1"), 0x5D)
+        XCTAssertEqual(try PassportReader.fileLength([0x75, 0x82, 0x4E, 0x20], file: "DG2"), 0x4E24)
+        XCTAssertEqual(try PassportReader.fileLength([0x77, 0x81, 0x90], file: "SOD"), 0x93)
     }
 }

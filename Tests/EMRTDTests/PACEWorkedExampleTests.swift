@@ -177,7 +177,8 @@ final class PACEWorkedExampleTests: XCTestCase {
     func readerAfterBrokenPACE(challengeAnswer: String) -> (PassportReader, ScriptedChannel) {
         let chip = ScriptedChannel([
             ("00A4020C02011C", "9000"),
-            ("00B0000000", "31143012060A04007F0007020204020202010202010D9000"),
+            ("00B0000008", "31143012060A04009000"),
+            ("00B000080E", "7F0007020204020202010202010D9000"),
             ("0022C1A40F800A04007F00070202040202830101", "9000"),
             ("10860000027C0000", "6A80"),
             ("00A4040C07A0000002471001", "9000"),

@@ -25,9 +25,12 @@ struct TLV {
         if tag & 0x1F == 0x1F {
             var byte: UInt8
             repeat {
+                guard tag <= 0xFF_FFFF else {
+                    throw ChipError.malformed(file: "TLV", reason: "a tag longer than four bytes")
+                }
                 byte = try next()
                 tag = tag << 8 | UInt32(byte)
-            } while byte & 0x80 != 0 && tag <= 0xFF_FFFF
+            } while byte & 0x80 != 0
         }
         var length = Int(try next())
         if length & 0x80 != 0 {
@@ -57,11 +60,28 @@ struct TLV {
         return elements
     }
 
-    /// The first element with `tag` in `bytes`, searching constructed elements depth-first.
+    /// The deepest nesting of constructed elements this parser follows. The LDS nests at most
+    /// about six levels (DG2: template, instance, biometric header and data); a chip that nests
+    /// deeper is not believed.
+    static let maximumDepth = 32
+
+    /// The first element with `tag` in `bytes`, searching constructed elements depth-first, without
+    /// recursion. Throws when the nesting goes deeper than ``maximumDepth``.
     static func find(_ tag: UInt32, in bytes: ArraySlice<UInt8>) throws(ChipError) -> TLV? {
-        for element in try sequence(bytes) {
+        var pending: [(elements: [TLV], next: Int)] = [(try sequence(bytes), 0)]
+        while let level = pending.last {
+            guard level.next < level.elements.count else {
+                pending.removeLast()
+                continue
+            }
+            let element = level.elements[level.next]
+            pending[pending.count - 1].next += 1
             if element.tag == tag { return element }
-            if element.isConstructed, let inner = try find(tag, in: element.value) { return inner }
+            guard element.isConstructed else { continue }
+            guard pending.count < maximumDepth else {
+                throw ChipError.malformed(file: "TLV", reason: "nested deeper than \(maximumDepth) levels")
+            }
+            pending.append((try sequence(element.value), 0))
         }
         return nil
     }

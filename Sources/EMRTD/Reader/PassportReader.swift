@@ -22,19 +22,23 @@ public final class PassportReader {
         case verifying
     }
 
-    /// The eMRTD application identifier.
-    static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
     /// EF.CardAccess, read in the clear at the master file before access control.
-    static let cardAccessIdentifier: [UInt8] = [0x01, 0x1C]
+    static let cardAccessIdentifier: UInt16 = 0x011C
+    /// EF.CardAccess holds a few SecurityInfos; a chip that claims more is not believed.
+    static let maximumCardAccessLength = 16 * 1024
     /// Data bytes per short READ BINARY under secure messaging: the protected answer (data padded to
     /// 224 bytes in DO87, DO99, DO8E) must fit 256 bytes, with 3DES and AES alike.
     static let shortReadSize = 0xDF
     /// Data bytes per extended READ BINARY (the protected answer stays under 4 KiB, which readers that
     /// take extended APDUs at all accept).
     static let extendedReadSize = 0x0FE0
-    /// READ BINARY with a 15-bit offset in P1-P2 reaches this far; past it, READ BINARY with the odd
-    /// instruction byte (B1) carries the offset in DO54 and answers the data in DO53.
-    static let maximumOffset = 0x7FFF
+    /// The first READ BINARY of a file asks for this many bytes: enough for any LDS header (a tag of
+    /// up to three bytes and a length of up to four), so the rest can be asked for exactly.
+    static let headerReadSize = 8
+    /// A READ BINARY that is not the file's last must bring at least this many bytes (or all it was
+    /// asked for, when that is less): a chip that trickles a byte or two per command would keep the
+    /// reader busy for a million commands.
+    static let minimumReadProgress = 32
     /// The longest file this reader takes on: a chip that claims more is not believed.
     static let maximumFileLength = 1 << 20
 
@@ -128,7 +132,7 @@ public final class PassportReader {
             if file.isOptional {
                 contents[file] = try readOptionalFile(file, index: index, count: plan.count)
             } else {
-                contents[file] = try readFile(file, index: index, count: plan.count)
+                contents[file] = try readMandatoryFile(file, index: index, count: plan.count)
             }
             lap(file.rawValue)
             if file == .common, let common = contents[.common] {
@@ -249,9 +253,8 @@ public final class PassportReader {
         let answer: ResponseAPDU
         do {
             answer = try session.send(
-                CommandAPDU(
-                    cla: 0x00, ins: 0x88, p1: 0, p2: 0, data: challenge,
-                    expectedLength: key.signatureLength > Self.shortReadSize && extendedAllowed ? 65536 : 256),
+                ChipCommand.internalAuthenticate(
+                    challenge, expectedLength: key.signatureLength > Self.shortReadSize && extendedAllowed ? 65536 : 256),
                 step: step)
         } catch {
             switch error {
@@ -274,22 +277,19 @@ public final class PassportReader {
     /// The PACE set-ups in EF.CardAccess that this host runs, in the order to try them; empty when
     /// the chip has no EF.CardAccess (BAC only) or offers nothing this host runs.
     private func readCardAccess() throws(ChipError) -> [PACEInfo] {
-        let selected = try session.send(
-            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: Self.cardAccessIdentifier),
-            step: "SELECT CardAccess")
+        let selected = try session.send(ChipCommand.selectFile(Self.cardAccessIdentifier), step: "SELECT CardAccess")
         guard selected.isSuccess else { return [] }
-        var data: [UInt8] = []
-        while data.count < Self.maximumOffset {
-            let answer = try session.send(
-                CommandAPDU(
-                    cla: 0x00, ins: 0xB0, p1: UInt8(data.count >> 8), p2: UInt8(data.count & 0xFF), expectedLength: 256),
-                step: "READ BINARY CardAccess at \(data.count)")
-            guard answer.isSuccess || answer.sw == 0x6282 else { break }
-            data += answer.data
-            guard answer.isSuccess, answer.data.count == 256 else { break }
+        // A file that cannot be read or does not parse is treated as absent: BAC may still open the chip.
+        let data: [UInt8]
+        do {
+            data = try readContents(
+                of: "CardAccess", chunkSize: 0x100, maximumLength: Self.maximumCardAccessLength, progress: nil)
+        } catch {
+            switch error {
+            case .transport, .cancelled: throw error
+            default: return []
+            }
         }
-        guard !data.isEmpty else { return [] }
-        // A file that does not parse is treated as absent: BAC may still open the chip.
         return (try? PACEInfo.supported(inCardAccess: data)) ?? []
     }
 
@@ -364,9 +364,7 @@ public final class PassportReader {
     }
 
     private func selectApplication() throws(ChipError) {
-        let answer = try session.send(
-            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x04, p2: 0x0C, data: Self.applicationIdentifier),
-            step: "SELECT eMRTD application")
+        let answer = try session.send(ChipCommand.selectApplication(), step: "SELECT eMRTD application")
         guard answer.isSuccess else { throw ChipError.notATravelDocument(sw: answer.sw) }
     }
 
@@ -382,111 +380,139 @@ public final class PassportReader {
         }
     }
 
-    private func readFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8] {
-        let step = "SELECT \(file.rawValue)"
-        let id = file.fileIdentifier
-        let selected = try session.send(
-            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(id >> 8), UInt8(id & 0xFF)]), step: step)
-        guard selected.isSuccess else { throw ChipError.unexpectedStatus(step: step, sw: selected.sw) }
-
-        onProgress?(.reading(file: file, index: index, count: count, bytesRead: 0, totalBytes: 0))
-        // The first read takes a whole short chunk: small files need no second APDU, and the
-        // header tells the length of large ones.
-        var data = try readBinary(file, offset: 0, length: Self.shortReadSize, allowShortAnswer: true)
-        let header = try Self.fileLength(data, file: file)
-        guard header <= Self.maximumFileLength else {
+    /// Reads a file the chip must have. A chip that has no such file, or refuses it, is not a
+    /// travel document this host can read: that is a malformed chip, not a moved card.
+    private func readMandatoryFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8] {
+        do {
+            return try readFile(file, index: index, count: count)
+        } catch {
+            guard case .unexpectedStatus(let step, let sw) = error, Self.meansNoSuchFile(sw) else { throw error }
             throw ChipError.malformed(
-                file: file.rawValue, reason: "\(header) bytes is longer than any travel document's file")
+                file: file.rawValue, reason: "the chip has no such file, which every travel document carries (\(step) answered \(hex(sw)))")
         }
-        while data.count < header {
-            onProgress?(
-                .reading(file: file, index: index, count: count, bytesRead: data.count, totalBytes: header))
-            let remaining = header - data.count
+    }
+
+    /// Status words that say the file is not there or may not be read (not that the link failed).
+    static func meansNoSuchFile(_ sw: UInt16) -> Bool {
+        sw == 0x6A82 || sw == 0x6A88 || sw == 0x6986 || sw == 0x6982
+    }
+
+    private func readFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8] {
+        try reselect(file)
+        onProgress?(.reading(file: file, index: index, count: count, bytesRead: 0, totalBytes: 0))
+        return try readContents(
+            of: file.rawValue, chunkSize: nil, maximumLength: Self.maximumFileLength,
+            progress: { [onProgress] read, total in
+                onProgress?(.reading(file: file, index: index, count: count, bytesRead: read, totalBytes: total))
+            },
+            reopen: { () throws(ChipError) in
+                try self.openChip()
+                try self.reselect(file)
+            })
+    }
+
+    /// Reads the selected file the way robust readers do: its header first, then exactly the length
+    /// the header names, in chunks of `chunkSize` (or as large as the session allows), so a
+    /// well-formed file is never read past its end. Refuses files longer than `maximumLength`, chips
+    /// that answer less than ``minimumReadProgress`` before the end, and files that end before their
+    /// header says. `reopen` starts a fresh session when an extended read is refused.
+    private func readContents(
+        of name: String, chunkSize: Int?, maximumLength: Int, progress: ((Int, Int) -> Void)?,
+        reopen: (() throws(ChipError) -> Void)? = nil
+    ) throws(ChipError) -> [UInt8] {
+        var data = try readBinary(name, offset: 0, length: Self.headerReadSize, mayEndEarly: true)
+        let total = try Self.fileLength(data, file: name)
+        guard total <= maximumLength else {
+            throw ChipError.malformed(file: name, reason: "\(total) bytes is longer than any travel document's file")
+        }
+        guard data.count <= Self.headerReadSize else {
+            throw ChipError.malformed(file: name, reason: "the chip answered more than it was asked for")
+        }
+        while data.count < total {
+            progress?(data.count, total)
+            let remaining = total - data.count
             // Past the 15-bit offset, each answer also carries DO53's tag and length.
-            let wrapping = data.count > Self.maximumOffset ? Self.offsetDataObjectOverhead : 0
-            let wanted = min(remaining, (extendedAllowed ? Self.extendedReadSize : Self.shortReadSize) - wrapping)
+            let wrapping = data.count > ChipCommand.maximumShortOffset ? ChipCommand.offsetDataObjectOverhead : 0
+            let largest = chunkSize ?? ((extendedAllowed ? Self.extendedReadSize : Self.shortReadSize) - wrapping)
+            let wanted = min(remaining, largest)
             let chunk: [UInt8]
-            if wanted > Self.shortReadSize {
+            if wanted > Self.shortReadSize, let reopen {
                 do {
-                    chunk = try readBinary(file, offset: data.count, length: wanted, allowShortAnswer: false)
+                    chunk = try readBinary(name, offset: data.count, length: wanted, mayEndEarly: false)
                 } catch ChipError.transport(_, _, cardRemoved: false), ChipError.unexpectedStatus,
                     ChipError.secureMessaging
                 {
                     // The chip or the reader refused an extended APDU: start a fresh session and go
                     // on with short reads.
                     extendedAllowed = false
-                    try openChip()
-                    try reselect(file)
+                    try reopen()
                     continue
                 }
             } else {
-                chunk = try readBinary(file, offset: data.count, length: wanted, allowShortAnswer: false)
+                chunk = try readBinary(name, offset: data.count, length: wanted, mayEndEarly: false)
             }
-            guard !chunk.isEmpty else {
-                throw ChipError.malformed(file: file.rawValue, reason: "the chip returned no data at \(data.count)")
+            // Past the 15-bit offset, Le counts DO53's tag and length too, so the chip may fill a few bytes more.
+            guard chunk.count <= wanted + wrapping else {
+                throw ChipError.malformed(file: name, reason: "the chip answered more than it was asked for")
+            }
+            guard chunk.count >= min(wanted, Self.minimumReadProgress) else {
+                throw ChipError.malformed(
+                    file: name,
+                    reason: "the chip answered \(chunk.count) bytes at offset \(data.count) where \(wanted) were asked for")
             }
             data += chunk
         }
-        onProgress?(.reading(file: file, index: index, count: count, bytesRead: header, totalBytes: header))
-        return Array(data.prefix(header))
+        progress?(total, total)
+        return Array(data.prefix(total))
     }
 
     private func reselect(_ file: LDSFile) throws(ChipError) {
-        let id = file.fileIdentifier
         let step = "SELECT \(file.rawValue)"
-        let selected = try session.send(
-            CommandAPDU(cla: 0x00, ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(id >> 8), UInt8(id & 0xFF)]), step: step)
+        let selected = try session.send(ChipCommand.selectFile(file.fileIdentifier), step: step)
         guard selected.isSuccess else { throw ChipError.unexpectedStatus(step: step, sw: selected.sw) }
     }
 
-    private func readBinary(_ file: LDSFile, offset: Int, length: Int, allowShortAnswer: Bool) throws(ChipError)
+    /// One READ BINARY of the selected file. Only the header read (`mayEndEarly`) may find the file
+    /// shorter than asked (6282, or fewer bytes); anywhere else a short file is a malformed one.
+    private func readBinary(_ name: String, offset: Int, length: Int, mayEndEarly: Bool) throws(ChipError)
         -> [UInt8]
     {
-        let step = "READ BINARY \(file.rawValue) at \(offset)"
-        let beyondOffsetField = offset > Self.maximumOffset
-        let command =
-            beyondOffsetField
-            ? CommandAPDU(
-                cla: 0x00, ins: 0xB1, p1: 0x00, p2: 0x00,
-                data: TLV.encode(tag: 0x54, value: TLV.bigEndianBytes(UInt64(offset))),
-                expectedLength: length + Self.offsetDataObjectOverhead)
-            : CommandAPDU(
-                cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length)
-        let answer = try session.send(command, step: step)
-        // 6282: the file ended before `length` bytes, as asked for by the first, speculative read.
-        guard answer.isSuccess || answer.sw == 0x6282 else {
-            if answer.sw == 0x6988 || answer.sw == 0x6987 {
+        let step = "READ BINARY \(name) at \(offset)"
+        let answer = try session.send(ChipCommand.readBinary(offset: offset, length: length), step: step)
+        guard answer.isSuccess || (answer.sw == 0x6282 && mayEndEarly) else {
+            switch answer.sw {
+            case 0x6988, 0x6987:
                 throw ChipError.secureMessaging(step: step, reason: "the chip rejected the command's protection")
+            case 0x6282, 0x6B00:
+                throw ChipError.malformed(file: name, reason: "the file ends at \(offset), before its header says")
+            default:
+                throw ChipError.unexpectedStatus(step: step, sw: answer.sw)
             }
-            throw ChipError.unexpectedStatus(step: step, sw: answer.sw)
         }
-        guard beyondOffsetField else { return answer.data }
+        guard offset > ChipCommand.maximumShortOffset else { return answer.data }
         guard !answer.data.isEmpty else { return [] }
         let wrapped = try TLV.sequence(answer.data[...])
         guard wrapped.count == 1, let object = wrapped.first, object.tag == 0x53 else {
-            throw ChipError.malformed(file: file.rawValue, reason: "the answer at \(offset) is not one DO53")
+            throw ChipError.malformed(file: name, reason: "the answer at \(offset) is not one DO53")
         }
         return Array(object.value)
     }
 
-    /// The most DO53's tag and length add to an answer of up to 64 KiB.
-    static let offsetDataObjectOverhead = 4
-
     /// The complete length (tag, length and value) of an LDS file from its first bytes.
-    static func fileLength(_ head: [UInt8], file: LDSFile) throws(ChipError) -> Int {
-        guard head.count >= 2 else { throw ChipError.malformed(file: file.rawValue, reason: "shorter than a header") }
+    static func fileLength(_ head: [UInt8], file: String) throws(ChipError) -> Int {
+        guard head.count >= 2 else { throw ChipError.malformed(file: file, reason: "shorter than a header") }
         var index = 1
         if head[0] & 0x1F == 0x1F {
             while index < head.count, head[index] & 0x80 != 0 { index += 1 }
             index += 1
         }
-        guard index < head.count else { throw ChipError.malformed(file: file.rawValue, reason: "truncated header") }
+        guard index < head.count else { throw ChipError.malformed(file: file, reason: "truncated header") }
         let first = Int(head[index])
         index += 1
         if first < 0x80 { return index + first }
         let count = first & 0x7F
         guard count >= 1, count <= 3, index + count <= head.count else {
-            throw ChipError.malformed(file: file.rawValue, reason: "bad length")
+            throw ChipError.malformed(file: file, reason: "a length field of \(count) bytes")
         }
         var length = 0
         for byte in head[index..<(index + count)] { length = length << 8 | Int(byte) }

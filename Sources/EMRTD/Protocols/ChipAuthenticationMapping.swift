@@ -38,8 +38,8 @@ enum ChipAuthenticationMapping {
     }
 
     /// The verdict of `proof` against the static keys EF.CardSecurity (`file`, as read) lists. Whether
-    /// EF.CardSecurity itself is genuine is settled with passive authentication: see
-    /// ``ChipContents/confirmingChipAuthenticationMapping(documentSigner:store:)``.
+    /// EF.CardSecurity itself is genuine is settled after passive authentication, in
+    /// ``PassportReader/verify(_:store:now:)``.
     static func verify(_ proof: Proof, cardSecurity file: [UInt8]?) -> ChipAuthenticity {
         guard let file else {
             return proof.verdict(
@@ -87,39 +87,5 @@ enum ChipAuthenticationMapping {
             keys.append(Array(publicKey[1].value.dropFirst()))
         }
         return keys
-    }
-}
-
-extension ChipContents {
-    /// A valid PACE-CAM verdict stands only if EF.CardSecurity, which holds the key it was checked
-    /// against, is genuine: its signature verifies, and its signer is EF.SOD's Document Signer
-    /// (`documentSigner`, as passive authentication found it) or one a CSCA in `store` issued.
-    /// Otherwise a copied chip could bring a key of its own.
-    public func confirmingChipAuthenticationMapping(documentSigner: [UInt8]?, store: CSCAStore) -> ChipContents {
-        guard chipAuthentication.status == .valid, chipAuthentication.algorithm?.hasPrefix("PACE-CAM") == true
-        else { return self }
-        func replaced(_ status: ChipAuthenticity.Status, _ reason: String) -> ChipContents {
-            ChipContents(
-                files: files, accessControl: accessControl, commandCount: commandCount, timings: timings,
-                chipAuthentication: ChipAuthenticity(
-                    status: status, algorithm: chipAuthentication.algorithm, reason: reason),
-                activeAuthentication: activeAuthentication)
-        }
-        guard let cardSecurity = files[.cardSecurity],
-            let check = try? OpenSSLCMS.checkSignature(of: cardSecurity, file: "EF.CardSecurity")
-        else { return replaced(.invalid, "EF.CardSecurity is not a readable SignedData") }
-        guard check.signatureValid, let signer = check.signerCertificate else {
-            return replaced(.invalid, "EF.CardSecurity's signature does not verify")
-        }
-        if signer == documentSigner { return self }
-        switch OpenSSLCMS.verifyChain(certificate: signer, anchors: store.certificates) {
-        case .trusted: return self
-        case .unknownIssuer:
-            return replaced(
-                .notChecked,
-                "EF.CardSecurity is signed by another Document Signer than EF.SOD, and no trusted CSCA issued it")
-        case .invalid(let reason):
-            return replaced(.invalid, "EF.CardSecurity's signer certificate does not verify: \(reason)")
-        }
     }
 }

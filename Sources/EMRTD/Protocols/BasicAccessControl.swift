@@ -20,7 +20,7 @@ enum BasicAccessControl {
         let macKey = try KeyDerivation.tripleDESKey(seed: seed, counter: 2)
 
         let challenge = try session.send(
-            CommandAPDU(cla: 0x00, ins: 0x84, p1: 0, p2: 0, expectedLength: 8), step: "GET CHALLENGE")
+            ChipCommand.getChallenge(), step: "GET CHALLENGE")
         guard challenge.isSuccess, challenge.data.count == 8 else {
             throw ChipError.unexpectedStatus(step: "GET CHALLENGE", sw: challenge.sw)
         }
@@ -30,14 +30,16 @@ enum BasicAccessControl {
         let encrypted = try ChipCrypto.tripleDES(plain, key: encryptionKey, encrypt: true)
         let mac = try ChipCrypto.retailMAC(encrypted, key: macKey)
         let answer = try session.send(
-            CommandAPDU(cla: 0x00, ins: 0x82, p1: 0, p2: 0, data: encrypted + mac, expectedLength: 40),
-            step: "EXTERNAL AUTHENTICATE")
+            ChipCommand.externalAuthenticate(encrypted + mac), step: "EXTERNAL AUTHENTICATE")
         guard answer.isSuccess else { throw ChipError.accessDenied(sw: answer.sw) }
         guard answer.data.count == 40,
-            try ChipCrypto.retailMAC(Array(answer.data.prefix(32)), key: macKey) == Array(answer.data.suffix(8))
+            ChipCrypto.constantTimeEqual(
+                try ChipCrypto.retailMAC(Array(answer.data.prefix(32)), key: macKey), Array(answer.data.suffix(8)))
         else { throw ChipError.accessDenied(sw: answer.sw) }
         let decrypted = try ChipCrypto.tripleDES(Array(answer.data.prefix(32)), key: encryptionKey, encrypt: false)
-        guard Array(decrypted[0..<8]) == chipNonce, Array(decrypted[8..<16]) == random.nonce else {
+        guard ChipCrypto.constantTimeEqual(Array(decrypted[0..<8]), chipNonce),
+            ChipCrypto.constantTimeEqual(Array(decrypted[8..<16]), random.nonce)
+        else {
             throw ChipError.accessDenied(sw: answer.sw)
         }
         let chipKeyMaterial = Array(decrypted[16..<32])

@@ -29,11 +29,9 @@ enum PACE {
         if let random { picked = try random(curve) } else { picked = try .fresh(on: curve) }
 
         let setUp = try session.send(
-            CommandAPDU(
-                cla: 0x00, ins: 0x22, p1: 0xC1, p2: 0xA4,
-                data: TLV.encode(tag: 0x80, value: info.protocolIdentifier)
-                    + TLV.encode(tag: 0x83, value: [key.passwordReference])
-                    + (info.namesParameters ? TLV.encode(tag: 0x84, value: [UInt8(info.parameterID)]) : [])),
+            ChipCommand.setPACEAuthenticationTemplate(
+                protocol: info.protocolIdentifier, password: key.passwordReference,
+                parameterID: info.namesParameters ? UInt8(truncatingIfNeeded: info.parameterID) : nil),
             step: "MSE:Set AT")
         guard setUp.isSuccess else {
             throw ChipError.accessControlUnavailable("the chip refused PACE (MSE:Set AT answered \(hex(setUp.sw)))")
@@ -69,14 +67,14 @@ enum PACE {
         // answers an error here when the password was wrong.
         let token = try authenticationToken(for: chipEphemeralPublic, macKey: macKey, info: info)
         let answer = try session.send(
-            CommandAPDU(
-                cla: 0x00, ins: 0x86, p1: 0, p2: 0,
-                data: TLV.encode(tag: 0x7C, value: TLV.encode(tag: 0x85, value: token)),
-                expectedLength: 256),
+            ChipCommand.generalAuthenticate(TLV.encode(tag: 0x85, value: token), chained: false),
             step: "GENERAL AUTHENTICATE (mutual authentication)")
         guard answer.isSuccess else { throw ChipError.accessDenied(sw: answer.sw) }
         let chipToken = try dynamicObject(answer.data, tag: 0x86, step: 4)
-        guard chipToken == (try authenticationToken(for: ephemeralPublic, macKey: macKey, info: info)) else {
+        guard
+            ChipCrypto.constantTimeEqual(
+                chipToken, try authenticationToken(for: ephemeralPublic, macKey: macKey, info: info))
+        else {
             throw ChipError.accessDenied(sw: answer.sw)
         }
         session.secureMessaging = SecureMessaging(
@@ -98,8 +96,7 @@ enum PACE {
         _ session: ChipSession, sending objects: [UInt8], answerTag: UInt32, step: Int
     ) throws(ChipError) -> [UInt8] {
         let answer = try session.send(
-            CommandAPDU(
-                cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: TLV.encode(tag: 0x7C, value: objects), expectedLength: 256),
+            ChipCommand.generalAuthenticate(objects, chained: true),
             step: "GENERAL AUTHENTICATE (PACE step \(step))")
         guard answer.isSuccess else {
             throw ChipError.unexpectedStatus(step: "GENERAL AUTHENTICATE (PACE step \(step))", sw: answer.sw)

@@ -27,24 +27,16 @@ enum ChipAuthentication {
     /// send sequence counter of zero. The chip proves itself by answering the next command.
     static func run(_ agreement: Agreement, on session: ChipSession) throws(ChipError) {
         let key = agreement.key
-        let keyReference = key.keyID.map { TLV.encode(tag: 0x84, value: $0) } ?? []
         if key.cipher == .tripleDES {
             try send(
-                CommandAPDU(
-                    cla: 0x00, ins: 0x22, p1: 0x41, p2: 0xA6,
-                    data: TLV.encode(tag: 0x91, value: agreement.publicKey) + keyReference),
+                ChipCommand.setKeyAgreementTemplate(publicKey: agreement.publicKey, keyID: key.keyID),
                 on: session, step: "MSE:Set KAT (Chip Authentication)")
         } else {
             try send(
-                CommandAPDU(
-                    cla: 0x00, ins: 0x22, p1: 0x41, p2: 0xA4,
-                    data: TLV.encode(tag: 0x80, value: key.protocolIdentifier) + keyReference),
+                ChipCommand.setChipAuthenticationTemplate(protocol: key.protocolIdentifier, keyID: key.keyID),
                 on: session, step: "MSE:Set AT (Chip Authentication)")
             try send(
-                CommandAPDU(
-                    cla: 0x00, ins: 0x86, p1: 0, p2: 0,
-                    data: TLV.encode(tag: 0x7C, value: TLV.encode(tag: 0x80, value: agreement.publicKey)),
-                    expectedLength: 256),
+                ChipCommand.generalAuthenticate(TLV.encode(tag: 0x80, value: agreement.publicKey), chained: false),
                 on: session, step: "GENERAL AUTHENTICATE (Chip Authentication)")
         }
         let secret = agreement.curve.xCoordinate(

@@ -52,7 +52,9 @@ public struct AdditionalDetails: Sendable, Equatable {
         }
         var fields: [String: String] = [:]
         var lists: [String: [String]] = [:]
-        func collect(_ elements: [TLV]) throws(ChipError) {
+        // Lists (A0) hold names or persons directly; anything nested deeper is not a DG11 or DG12.
+        func collect(_ elements: [TLV], depth: Int) throws(ChipError) {
+            guard depth <= 2 else { throw ChipError.malformed(file: name, reason: "lists nested too deep") }
             for element in elements {
                 if let field = known[element.tag] {
                     let text = Self.text(element.value, kind: field.kind)
@@ -68,11 +70,11 @@ public struct AdditionalDetails: Sendable, Equatable {
                     lists["otherTravelDocumentNumbers", default: []] += numbers.filter { !$0.isEmpty }
                 } else if element.tag == 0xA0 {
                     // A constructed list: a count (02), then the names or persons.
-                    try collect(try TLV.sequence(element.value))
+                    try collect(try TLV.sequence(element.value), depth: depth + 1)
                 }
             }
         }
-        try collect(try TLV.sequence(outer.value))
+        try collect(try TLV.sequence(outer.value), depth: 0)
         self.fields = fields
         self.lists = lists
     }

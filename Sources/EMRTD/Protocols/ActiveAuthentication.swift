@@ -82,7 +82,7 @@ enum ActiveAuthentication {
         let recoveredMessage = Array(recovered[1..<digestStart])
         let expected = Array(recovered[digestStart..<(recovered.count - trailerLength)])
         guard let actual = try? ChipCrypto.digest(recoveredMessage + challenge, algorithm: algorithm),
-            constantTimeEqual(actual, expected)
+            ChipCrypto.constantTimeEqual(actual, expected)
         else { return nil }
         return "RSA-ISO9796-2-\(algorithm.rawValue)"
     }
@@ -148,10 +148,5 @@ enum ActiveAuthentication {
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, digest.evp, nil, key.key) == 1 else { return false }
         return EVP_DigestVerify(context, der, der.count, challenge, challenge.count) == 1
-    }
-
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -97,6 +97,16 @@ struct SecureMessaging {
         var status: UInt16?
         var givenMAC: [UInt8]?
         for element in try TLV.sequence(response.data[...]) {
+            let repeated =
+                switch element.tag {
+                case 0x85, 0x87: encrypted != nil
+                case 0x99: status != nil
+                default: false
+                }
+            if repeated {
+                throw ChipError.secureMessaging(
+                    step: step, reason: "object \(String(element.tag, radix: 16)) appears twice in the response")
+            }
             switch element.tag {
             case 0x87:
                 macInput += TLV.encode(tag: 0x87, value: Array(element.value))
@@ -115,6 +125,9 @@ struct SecureMessaging {
                 }
                 status = UInt16(element.value[element.value.startIndex]) << 8 | UInt16(element.value.last ?? 0)
             case 0x8E:
+                guard givenMAC == nil else {
+                    throw ChipError.secureMessaging(step: step, reason: "the response has two MACs (DO8E)")
+                }
                 givenMAC = Array(element.value)
             default:
                 throw ChipError.secureMessaging(
@@ -124,8 +137,13 @@ struct SecureMessaging {
         guard let givenMAC else {
             throw ChipError.secureMessaging(step: step, reason: "the response has no MAC (DO8E)")
         }
-        guard try mac(counterBytes + macInput) == givenMAC else {
+        guard ChipCrypto.constantTimeEqual(try mac(counterBytes + macInput), givenMAC) else {
             throw ChipError.secureMessaging(step: step, reason: "the response MAC is wrong")
+        }
+        // ICAO Doc 9303-11 (9.8.6) makes the protected status word mandatory: without it the plain
+        // status word, which no MAC covers, could be changed on the way.
+        guard let status else {
+            throw ChipError.secureMessaging(step: step, reason: "the response has no protected status word (DO99)")
         }
         var data: [UInt8] = []
         if let encrypted {
@@ -134,7 +152,7 @@ struct SecureMessaging {
             else { throw ChipError.secureMessaging(step: step, reason: "the response data is not padded correctly") }
             data = plain
         }
-        return ResponseAPDU(data: data, sw: status ?? response.sw)
+        return ResponseAPDU(data: data, sw: status)
     }
 
     /// The 8-byte MAC of `input` under the session's MAC key. AES sessions pad the input to whole

@@ -10,6 +10,16 @@ enum ChipCrypto {
         try cipher(EVP_des_ede_cbc(), data, key: key, iv: [UInt8](repeating: 0, count: 8), encrypt: encrypt)
     }
 
+    /// Whether `a` and `b` hold the same bytes, in a time that depends on their length only
+    /// (OpenSSL's `CRYPTO_memcmp`): for MACs, authentication tokens and nonces.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        guard !a.isEmpty else { return true }
+        return a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, a.count) == 0 }
+        }
+    }
+
     /// ISO/IEC 9797-1 MAC algorithm 3 (the "retail MAC") with DES, over `data` padded with
     /// method 2 when `pad` is set (otherwise it must already be padded).
     static func retailMAC(_ data: [UInt8], key: [UInt8], pad: Bool = true) throws(ChipError) -> [UInt8] {
