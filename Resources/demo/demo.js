@@ -585,6 +585,7 @@
 
   var AUTHENTICITY_WORDS = {
     valid: "proved",
+    unverifiedKey: "proved with a key the issuing country did not sign",
     invalid: "failed",
     notSupported: "not offered by the chip",
     notChecked: "not checked"
@@ -601,15 +602,22 @@
     return parts.join("; ");
   }
 
-  function signatureTone(status) {
-    return status === "valid" ? "good" : status === "invalid" ? "bad" : "warn";
+  var VERDICT_WORDS = {
+    genuine: "genuine: issued by a trusted country, unaltered, and not a copy",
+    notGenuine: "not genuine: do not trust this chip",
+    notChecked: "not established"
+  };
+
+  function verdictTone(verdict) {
+    return verdict === "genuine" ? "good" : verdict === "notGenuine" ? "bad" : "warn";
   }
 
   function renderChipResult(data) {
     var card = steps.chip.card;
     var signature = (data.passiveAuthentication || {}).status || "notChecked";
-    setChip(part(card, "status"), signature === "valid" ? "Chip read" : signature === "invalid" ? "Signature invalid" : "Chip read, issuer unknown",
-      signatureTone(signature));
+    var verdict = data.chipVerdict || "notChecked";
+    setChip(part(card, "status"), verdict === "genuine" ? "Chip read" : verdict === "notGenuine" ? "Chip not genuine" : "Chip read, not verified",
+      verdictTone(verdict));
     var image = part(card, "image");
     image.hidden = !data.photo;
     if (data.photo) image.src = "data:" + (data.photoMimeType || "image/jpeg") + ";base64," + data.photo;
@@ -625,6 +633,7 @@
     fact("Born (YYMMDD)", data.dateOfBirth);
     fact("Expires (YYMMDD)", data.dateOfExpiry);
     fact("Opened with", data.accessControl);
+    fact("Verdict", VERDICT_WORDS[verdict] || verdict);
     var revocation = (data.passiveAuthentication || {}).revocation;
     fact("Signature", revocation === "revoked" ? "revoked: the issuing country withdrew the signer's certificate"
       : (SIGNATURE_WORDS[signature] || signature) + (revocation === "notRevoked" ? " (signer not revoked)" : ""));
@@ -632,9 +641,11 @@
     fact("Read", (data.dataGroupsRead || []).join(", "));
     part(card, "facts").replaceChildren(facts);
     part(card, "result").hidden = false;
-    if (signature !== "valid") {
-      showNotice(part(card, "notice"), signatureTone(signature), "Check the signature before trusting this chip.",
-        "The passive authentication status is " + signature + ((data.passiveAuthentication || {}).reason ? ": " + data.passiveAuthentication.reason : "") + ".");
+    if (verdict !== "genuine") {
+      var reasons = (data.chipVerdictReasons || []).map(function (reason) { return reason.message; });
+      showNotice(part(card, "notice"), verdictTone(verdict),
+        verdict === "notGenuine" ? "This chip is not genuine." : "This chip could not be verified.",
+        reasons.length ? reasons.join(". ") + "." : "The host gave no reason.");
     }
   }
 
@@ -643,6 +654,7 @@
     var outcome = {
       status: "success",
       accessControl: data.accessControl,
+      chipVerdict: data.chipVerdict || "notChecked",
       passiveAuthentication: (data.passiveAuthentication || {}).status || "notChecked",
       dataGroupsRead: data.dataGroupsRead || [],
       photoBytes: base64ByteCount(data.photo)
@@ -676,7 +688,7 @@
       item.appendChild(el("span", null, steps[name].title));
       var text;
       if (outcome.status !== "success") text = outcome.status + (outcome.code ? " (" + outcome.code + ")" : "");
-      else if (name === "chip") text = "read with " + outcome.accessControl + ", signature " + outcome.passiveAuthentication;
+      else if (name === "chip") text = "read with " + outcome.accessControl + ", chip " + outcome.chipVerdict;
       else text = outcome.width + " × " + outcome.height + " " + (outcome.mimeType || "");
       item.appendChild(el("strong", null, text));
       list.appendChild(item);

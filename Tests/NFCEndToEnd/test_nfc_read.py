@@ -422,10 +422,10 @@ class ChipReadingTests(unittest.TestCase):
         chip = result["steps"]["chip"]
         self.assertEqual(chip["status"], "success", chip)
         self.assertEqual(
-            {key: chip[key] for key in ["accessControl", "passiveAuthentication", "chipAuthentication",
+            {key: chip[key] for key in ["accessControl", "chipVerdict", "passiveAuthentication", "chipAuthentication",
                                         "activeAuthentication"]},
-            {"accessControl": "BAC", "passiveAuthentication": "valid", "chipAuthentication": "valid",
-             "activeAuthentication": "valid"})
+            {"accessControl": "BAC", "chipVerdict": "genuine", "passiveAuthentication": "valid",
+             "chipAuthentication": "valid", "activeAuthentication": "valid"})
         self.assertGreater(chip["photoBytes"], 10_000)
         # The demo tells the host verdicts only, never the holder's data.
         for secret in ["ERIKSSON", "L898902C", "690806"]:

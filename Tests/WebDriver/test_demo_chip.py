@@ -92,6 +92,7 @@ def test_chip_step_by_keyboard(session_factory, virtual_passport):
     facts = driver.find_element(By.CSS_SELECTOR, "#card-chip [data-role=facts]").text
     assert "ANNA MARIA ERIKSSON" in facts
     assert "valid, issued by a trusted country" in facts
+    assert "genuine: issued by a trusted country, unaltered, and not a copy" in facts
     assert "Chip Authentication proved; Active Authentication proved" in facts
     # The face from the chip decodes, and is painted before the screenshot below.
     photo_width = driver.execute_async_script(
@@ -111,6 +112,7 @@ def test_chip_step_by_keyboard(session_factory, virtual_passport):
         entry["message"]["payload"]["data"] for entry in messages
         if entry["message"]["payload"].get("action") == "journey.complete")
     assert completion["outcome"] == "completed"
+    assert completion["steps"]["chip"]["chipVerdict"] == "genuine"
     assert completion["steps"]["chip"]["passiveAuthentication"] == "valid"
     assert completion["steps"]["chip"]["chipAuthentication"] == "valid"
     # The host hears verdicts, not the holder's data.
