@@ -176,7 +176,8 @@ final class ChipReadJob: Sendable {
         } catch {
             return .failure(Failure(kind: .chipUnreadable, detail: "the face image on the chip is unusable: \(error)"))
         }
-        return .success(Success(chip: chip, photo: photo, verifyDuration: chip.verifyDuration + (Self.clock.now - started)))
+        return .success(
+            Success(chip: chip, photo: photo, verifyDuration: chip.verifyDuration + (Self.clock.now - started)))
     }
 
     /// Reads before giving up on link failures while the card stays on the reader.

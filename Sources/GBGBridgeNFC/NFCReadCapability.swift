@@ -36,7 +36,8 @@ public final class NFCReadCapability {
 
         public init(
             reader: ReaderChoice = .automatic, store: CSCAStore = .empty, documentTimeout: Duration = .seconds(60),
-            showsWindow: Bool = true, readSize: PassportReader.ReadSize = .automatic, apduTimeout: Duration = .seconds(10)
+            showsWindow: Bool = true, readSize: PassportReader.ReadSize = .automatic,
+            apduTimeout: Duration = .seconds(10)
         ) {
             self.apduTimeout = apduTimeout
             self.reader = reader

@@ -54,7 +54,8 @@ extension PassportReader {
                 status: .notChecked, reason: "EF.SOD was not read", signer: nil, signerIssuer: nil,
                 matchedDataGroups: [], mismatchedDataGroups: [])
         }
-        let chip = Self.tie(contents.chipAuthentication, to: passive, contents: contents, store: store, expiry: expiry, now: now)
+        let chip = Self.tie(
+            contents.chipAuthentication, to: passive, contents: contents, store: store, expiry: expiry, now: now)
         let active = contents.activeAuthentication.requiringCoverage(
             passive.status == .valid && passive.matchedDataGroups.contains("DG15"),
             reason: Self.uncovered("DG15", passive))
@@ -76,7 +77,9 @@ extension PassportReader {
                 passive.status == .valid && passive.matchedDataGroups.contains("DG14"),
                 reason: uncovered("DG14", passive))
         }
-        guard passive.status == .valid else { return verdict.requiringCoverage(false, reason: uncovered("EF.CardSecurity", passive)) }
+        guard passive.status == .valid else {
+            return verdict.requiringCoverage(false, reason: uncovered("EF.CardSecurity", passive))
+        }
         guard let cardSecurity = contents.files[.cardSecurity] else {
             return verdict.requiringCoverage(false, reason: "EF.CardSecurity, which holds the key, was not kept")
         }
@@ -85,7 +88,8 @@ extension PassportReader {
         switch check.outcome {
         case .trusted: return verdict
         case .revoked(let reason), .unknownIssuer(let reason), .invalid(let reason), .noSignerCertificate(let reason):
-            return verdict.requiringCoverage(false, reason: "EF.CardSecurity, which holds the key, does not check out: \(reason)")
+            return verdict.requiringCoverage(
+                false, reason: "EF.CardSecurity, which holds the key, does not check out: \(reason)")
         }
     }
 

@@ -85,7 +85,8 @@ enum OpenSSLCMS {
             return refused("its content type is \(contentType), not \(file.contentType)")
         }
         let signerCount = CMS_get0_SignerInfos(cms).map { gbg_sk_CMS_SignerInfo_num($0) } ?? 0
-        guard signerCount == 1, let infos = CMS_get0_SignerInfos(cms), let signerInfo = gbg_sk_CMS_SignerInfo_value(infos, 0)
+        guard signerCount == 1, let infos = CMS_get0_SignerInfos(cms),
+            let signerInfo = gbg_sk_CMS_SignerInfo_value(infos, 0)
         else { return refused("it has \(signerCount) signers; ICAO allows exactly one") }
 
         var digest: Int32 = 0
