@@ -39,10 +39,13 @@ extension PassportReader {
         let started = clock.now
         let expiry = Self.expiryMoment(mrz.dateOfExpiry, now: now)
         let passive: PassiveAuthentication
+        var signedGroups: Set<Int> = []
         if let file = contents.files[.securityObject] {
             do {
+                let securityObject = try SecurityObject(file: file)
+                signedGroups = Set(securityObject.dataGroupHashes.keys)
                 passive = PassiveAuthentication.verify(
-                    securityObject: try SecurityObject(file: file), dataGroups: contents.dataGroups, store: store,
+                    securityObject: securityObject, dataGroups: contents.dataGroups, store: store,
                     documentExpiry: expiry, now: now)
             } catch {
                 passive = PassiveAuthentication(
@@ -55,10 +58,14 @@ extension PassportReader {
                 matchedDataGroups: [], mismatchedDataGroups: [])
         }
         let chip = Self.tie(
-            contents.chipAuthentication, to: passive, contents: contents, store: store, expiry: expiry, now: now)
+            contents.chipAuthentication, to: passive, contents: contents, store: store, expiry: expiry, now: now
+        )
+        .requiringPresence(of: .dg14, signedIn: signedGroups, by: passive, contents: contents)
         let active = contents.activeAuthentication.requiringCoverage(
             passive.status == .valid && passive.matchedDataGroups.contains("DG15"),
-            reason: Self.uncovered("DG15", passive))
+            reason: Self.uncovered("DG15", passive)
+        )
+        .requiringPresence(of: .dg15, signedIn: signedGroups, by: passive, contents: contents)
         return VerifiedChip(
             contents: contents, mrz: mrz, face: face, passiveAuthentication: passive, chipAuthentication: chip,
             activeAuthentication: active, verdict: ChipVerdict(passive: passive, chip: chip, active: active),
@@ -122,5 +129,21 @@ extension PassportReader {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return Int64(era * 146_097 + dayOfEra - 719_468)
+    }
+}
+
+extension ChipAuthenticity {
+    /// This verdict, or `invalid` when a valid EF.SOD signs a hash of `file` (DG14 or DG15) that the
+    /// chip did not give: the genuine chip has the key, so a chip that hides it (leaving the file out
+    /// of EF.COM, or refusing it) is a copy that would rather not be asked to prove it.
+    fileprivate func requiringPresence(
+        of file: LDSFile, signedIn signedGroups: Set<Int>, by passive: PassiveAuthentication, contents: ChipContents
+    ) -> ChipAuthenticity {
+        guard contents.authenticityChecked, status == .notSupported || status == .notChecked, passive.status == .valid,
+            let number = file.dataGroupNumber, signedGroups.contains(number), contents.files[file] == nil
+        else { return self }
+        return ChipAuthenticity(
+            status: .invalid, algorithm: algorithm,
+            reason: "EF.SOD signs \(file.rawValue), but the chip did not give it: a genuine chip holds that key")
     }
 }

@@ -149,7 +149,8 @@ public final class PassportReader {
         if let cardSecurity { contents[.cardSecurity] = cardSecurity }
         return ChipContents(
             files: contents, accessControl: accessControlUsed, commandCount: session.commandCount, timings: timings,
-            chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication)
+            chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication,
+            authenticityChecked: checksAuthenticity)
     }
 
     /// The files to read once EF.COM is known: `files` without the optional ones EF.COM does not
@@ -370,11 +371,15 @@ public struct ChipContents: Sendable {
     public let chipAuthentication: ChipAuthenticity
     /// Active Authentication's verdict (DG15).
     public let activeAuthentication: ChipAuthenticity
+    /// Whether the reader set out to check the chip's authenticity (read DG14 and DG15 and run the proofs).
+    public let authenticityChecked: Bool
 
     init(
         files: [LDSFile: [UInt8]], accessControl: String, commandCount: Int, timings: [(String, Duration)],
-        chipAuthentication: ChipAuthenticity = .absent, activeAuthentication: ChipAuthenticity = .absent
+        chipAuthentication: ChipAuthenticity = .absent, activeAuthentication: ChipAuthenticity = .absent,
+        authenticityChecked: Bool = true
     ) {
+        self.authenticityChecked = authenticityChecked
         self.files = files
         self.accessControl = accessControl
         self.commandCount = commandCount
