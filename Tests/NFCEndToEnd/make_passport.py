@@ -3,7 +3,7 @@ EF.SOD signed by them, and an unrelated "foreign" CSCA.
 
     make_passport.py --out DIR [--photo-format jpeg|jp2] [--photo-size normal|large] [--tamper dg1|dg2] [--key-type ec|rsa]
                      [--chip-auth none|aes|3des] [--active-auth none|rsa|ec] [--clone] [--forged-card-security]
-                     [--extra-details]
+                     [--forge KIND] [--extra-details]
                      [--document-number L898902C] [--birth 690806] [--expiry 940623] [--can 123456]
 
 Writes EF.COM.bin, DG1.bin, DG2.bin, EF.SOD.bin, passport.json (the MRZ fields and the card access number), csca.pem,
@@ -25,17 +25,30 @@ birth, address, profession) and DG12.bin (issuing authority, date of issue in pa
 time of personalization).
 --photo-size large makes the face about 60 KB (JPEG), so DG2 reaches past the 32 KB that READ BINARY
 with its offset in P1-P2 can address: the rest is read with READ BINARY B1 (offset in DO54).
+
+--forge KIND makes a forgery that passive authentication must not accept (see FORGERIES). The
+attacker's certificates (attacker-csca.pem, attacker-ds.pem and the like, with their keys) are left
+in DIR too. Unless the forgery says otherwise, EF.CardSecurity is signed as EF.SOD is, and the chip
+holds the private keys of the DG14 and DG15 it serves. Exit status 3: this openssl cannot make the
+forgery (e.g. no MD5 signatures).
 """
 
 import argparse
+import datetime
 import hashlib
 import io
 import json
 import shutil
 import subprocess
+import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.x509.oid import NameOID
 from PIL import Image, ImageDraw
 
 # id-CA-ECDH-3DES-CBC-CBC and id-CA-ECDH-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.3.2.1 and .2).
@@ -49,6 +62,37 @@ SECURITY_OBJECT_TYPE = "0.4.0.127.0.7.3.2.1"
 # id-icao-mrtd-security-aaProtocolObject (2.23.136.1.1.5) and ecdsa-plain-SHA256 (0.4.0.127.0.7.1.1.4.1.3).
 ACTIVE_AUTH_OID = bytes.fromhex("678108010105")
 ECDSA_PLAIN_SHA256_OID = bytes.fromhex("04007F00070101040103")
+# id-icao-mrtd-security-ldsSecurityObject (2.23.136.1.1.1), the content type of EF.SOD.
+LDS_SECURITY_OBJECT_TYPE = "2.23.136.1.1.1"
+
+# The holder of the specimen passport, and the one whose data a forger puts on the chip instead.
+GENUINE_HOLDER = "ERIKSSON<<ANNA<MARIA"
+ATTACKER_HOLDER = "MALLORY<<EVE"
+
+FORGERIES = {
+    "signer-confusion": "EF.SOD (over the attacker's DG1) carries [the genuine Document Signer, the attacker's "
+                        "signer, issued by an attacker CSCA]; its SignerInfo names and is signed by the attacker's",
+    "signer-confusion-name": "as signer-confusion, but the attacker's signer has the genuine Document Signer's "
+                             "subject and issuer names (its own key and serial number, signed by itself)",
+    "signer-confusion-twin": "as signer-confusion-name, with the genuine Document Signer's serial number and "
+                             "authority key identifier too: EF.SOD's signer identifier matches both certificates",
+    "two-signers": "EF.SOD over the attacker's DG1 with two SignerInfos: the genuine one (copied from the genuine "
+                   "EF.SOD) and the attacker's",
+    "self-signed-signer": "EF.SOD over the attacker's DG1 signed by a self-signed certificate only",
+    "ca-signer": "EF.SOD signed by a CA certificate (basicConstraints CA:TRUE) the test CSCA issued",
+    "csca-signs": "EF.SOD signed by the test CSCA's own key and certificate",
+    "no-digital-signature": "EF.SOD signed by a Document Signer whose keyUsage lacks digitalSignature",
+    "expired-signer": "EF.SOD signed today (signingTime) by a Document Signer valid 1991-2001",
+    "expired-signer-no-time": "as expired-signer, without signed attributes (no signingTime)",
+    "wrong-content-type": "EF.SOD's eContentType is id-data instead of the LDS Security Object's",
+    "weak-digest": "EF.SOD signed with MD5 (by an RSA Document Signer of the test CSCA when the passport's is EC)",
+    "swapped-dg1": "the genuine EF.SOD with DG1 of another holder",
+    "forged-dg15": "an attacker's DG15 (its key in aa.key), EF.SOD re-signed by an attacker's self-signed "
+                   "Document Signer; needs --active-auth",
+    "card-security-signer-confusion": "the genuine EF.SOD, and an EF.CardSecurity offering the chip's own fresh "
+                                      "key, carrying [the genuine Document Signer, the attacker's signer] and "
+                                      "signed by the attacker's; needs --chip-auth",
+}
 
 
 def der_length(length):
@@ -78,10 +122,10 @@ def check_digit(text):
     return str(total % 10)
 
 
-def td3_mrz(number, birth, expiry):
-    """A TD3 MRZ for the ICAO specimen holder, with the given key fields and correct check digits."""
+def td3_mrz(number, birth, expiry, holder=GENUINE_HOLDER):
+    """A TD3 MRZ for `holder` (the ICAO specimen's by default), with the given key fields and correct check digits."""
     number = (number + "<" * 9)[:9]
-    line1 = ("P<UTOERIKSSON<<ANNA<MARIA" + "<" * 44)[:44]
+    line1 = ("P<UTO" + holder + "<" * 44)[:44]
     optional = "ZE184226B<<<<<"
     optional_check = check_digit(optional)
     body = number + check_digit(number) + "UTO" + birth + check_digit(birth) + "F" + expiry + check_digit(expiry)
@@ -212,6 +256,270 @@ def make_revocation_lists(folder):
     shutil.rmtree(work)
 
 
+def save_key(folder, name, key):
+    """Writes `key` as NAME.key (PKCS #8 PEM) for the openssl command."""
+    (folder / f"{name}.key").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+
+
+def load_certificate(folder, name):
+    return x509.load_pem_x509_certificate((folder / f"{name}.pem").read_bytes())
+
+
+def load_key(folder, name):
+    return serialization.load_pem_private_key((folder / f"{name}.key").read_bytes(), password=None)
+
+
+def new_key(key_type):
+    if key_type == "rsa":
+        return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def distinguished_name(country, organization, common_name):
+    return x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, country),
+                      x509.NameAttribute(NameOID.ORGANIZATION_NAME, organization),
+                      x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+
+
+def key_usage(*uses):
+    names = ["digital_signature", "content_commitment", "key_encipherment", "data_encipherment", "key_agreement",
+             "key_cert_sign", "crl_sign", "encipher_only", "decipher_only"]
+    return x509.KeyUsage(**{name: name in uses for name in names})
+
+
+@dataclass
+class CertificateRequest:
+    """What a certificate made with python3-cryptography says; the issuer defaults to the subject itself."""
+    subject: x509.Name
+    key: object
+    issuer: x509.Name = None
+    issuer_key: object = None
+    serial: int = None
+    not_before: datetime.datetime = None
+    not_after: datetime.datetime = None
+    ca: bool = False
+    uses: tuple = ("digital_signature",)
+    authority_key_identifier: x509.AuthorityKeyIdentifier = None
+
+
+def issue(folder, name, request):
+    """Makes NAME.pem and NAME.key from `request`."""
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    issuer_key = request.issuer_key or request.key
+    builder = (x509.CertificateBuilder()
+               .subject_name(request.subject)
+               .issuer_name(request.issuer or request.subject)
+               .public_key(request.key.public_key())
+               .serial_number(request.serial or x509.random_serial_number())
+               .not_valid_before(request.not_before or now - datetime.timedelta(days=1))
+               .not_valid_after(request.not_after or now + datetime.timedelta(days=3650))
+               .add_extension(key_usage(*request.uses), critical=True)
+               .add_extension(x509.BasicConstraints(ca=request.ca, path_length=0 if request.ca else None),
+                              critical=request.ca)
+               .add_extension(x509.SubjectKeyIdentifier.from_public_key(request.key.public_key()), critical=False))
+    authority = request.authority_key_identifier or x509.AuthorityKeyIdentifier.from_issuer_public_key(
+        issuer_key.public_key())
+    builder = builder.add_extension(authority, critical=False)
+    certificate = builder.sign(issuer_key, hashes.SHA256())
+    (folder / f"{name}.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    save_key(folder, name, request.key)
+    return certificate
+
+
+@dataclass(frozen=True)
+class Signer:
+    """Who signs a SignedData, and how: `decoys` are certificate files put before the signer's in
+    `certificates`; `plain_data` labels the content id-data instead of its own type."""
+    certificate: str
+    key: str
+    digest: str = "sha256"
+    signed_attributes: bool = True
+    decoys: tuple = ()
+    plain_data: bool = False
+
+
+GENUINE_SIGNER = Signer("ds.pem", "ds.key")
+
+
+def sign(folder, content, content_type, signer):
+    """A SignedData (DER) over `content`, signed with openssl cms as `signer` says."""
+    with tempfile.TemporaryDirectory() as scratch:
+        source, output = Path(scratch) / "content.der", Path(scratch) / "signed.der"
+        source.write_bytes(content)
+        arguments = ["cms", "-sign", "-nodetach", "-binary", "-in", str(source), "-md", signer.digest,
+                     "-signer", signer.certificate, "-inkey", signer.key, "-outform", "DER", "-out", str(output)]
+        if not signer.plain_data:
+            arguments += ["-econtent_type", content_type]
+        if not signer.signed_attributes:
+            arguments.append("-noattr")
+        openssl(*arguments, cwd=folder)
+        signed = output.read_bytes()
+    if signer.decoys:
+        certificates = [certificate_der(folder, name) for name in (*signer.decoys, signer.certificate)]
+        signed = with_certificates(signed, certificates)
+    return signed
+
+
+def certificate_der(folder, name):
+    return x509.load_pem_x509_certificate((folder / name).read_bytes()).public_bytes(serialization.Encoding.DER)
+
+
+def der_element(data, index=0):
+    """(tag, start of the content, end) of the DER element at `index`; CMS needs single-byte tags only."""
+    tag, length = data[index], data[index + 1]
+    index += 2
+    if length & 0x80:
+        count = length & 0x7F
+        length = int.from_bytes(data[index:index + count], "big")
+        index += count
+    return tag, index, index + length
+
+
+def der_children(content):
+    """The elements (whole encodings) one after another in `content`."""
+    elements, index = [], 0
+    while index < len(content):
+        _, _, end = der_element(content, index)
+        elements.append(content[index:end])
+        index = end
+    return elements
+
+
+def content_of(element):
+    _, start, end = der_element(element)
+    return element[start:end]
+
+
+def signed_data_fields(content_info):
+    """The fields of ContentInfo's SignedData: version, digestAlgorithms, encapContentInfo,
+    [0] certificates, [1] crls (when there), signerInfos."""
+    _, explicit = der_children(content_of(content_info))
+    return der_children(content_of(content_of(explicit)))
+
+
+def content_info(fields):
+    signed_data_oid = tlv(0x06, bytes.fromhex("2A864886F70D010702"))
+    return tlv(0x30, signed_data_oid + tlv(0xA0, tlv(0x30, b"".join(fields))))
+
+
+def with_certificates(signed, certificates):
+    """`signed` with `certificates` (DER) as its certificates, in this order rather than DER's sorted one."""
+    fields = [tlv(0xA0, b"".join(certificates)) if field[0] == 0xA0 else field for field in signed_data_fields(signed)]
+    return content_info(fields)
+
+
+def with_signer_info_of(signed, other):
+    """`signed` with the SignerInfo of `other` before its own (and its digest algorithm, when new)."""
+    fields = signed_data_fields(signed)
+    copied = der_children(content_of(signed_data_fields(other)[-1]))
+    algorithms = der_children(content_of(fields[1]))
+    for signer_info in copied:
+        algorithm = der_children(content_of(signer_info))[2]
+        if algorithm not in algorithms:
+            algorithms.append(algorithm)
+    fields[1] = tlv(0x31, b"".join(algorithms))
+    fields[-1] = tlv(0x31, b"".join(copied) + content_of(fields[-1]))
+    return content_info(fields)
+
+
+@dataclass
+class Forgery:
+    """How a forgery signs EF.SOD and EF.CardSecurity, and what it does to the data groups."""
+    sod_signer: Signer = GENUINE_SIGNER
+    card_security_signer: Signer = None
+    attacker_data: bool = False
+    genuine_signer_info: bool = False
+    swapped_dg1: bool = False
+    fresh_chip_key: bool = False
+
+
+def attacker_authority(folder, key_type):
+    """An attacker's CSCA and a Document Signer it issued (attacker-csca, attacker-ds): a proper
+    Document Signer profile that no trusted CSCA vouches for."""
+    csca_key = new_key(key_type)
+    csca_name = distinguished_name("ZZ", "Mallory Test", "Mallory Test CSCA")
+    issue(folder, "attacker-csca", CertificateRequest(csca_name, csca_key, ca=True, uses=("key_cert_sign", "crl_sign")))
+    issue(folder, "attacker-ds", CertificateRequest(
+        distinguished_name("ZZ", "Mallory Test", "Mallory Test Document Signer"), new_key(key_type),
+        issuer=csca_name, issuer_key=csca_key))
+    return Signer("attacker-ds.pem", "attacker-ds.key")
+
+
+def plan_forgery(kind, folder, key_type):
+    """The Forgery of `kind`, making the certificates it needs in `folder` (the genuine ones exist)."""
+    if kind is None:
+        return Forgery()
+    genuine_ds, csca = load_certificate(folder, "ds"), load_certificate(folder, "csca")
+    csca_key = load_key(folder, "csca")
+    if kind == "signer-confusion":
+        signer = attacker_authority(folder, key_type)
+        return Forgery(Signer(signer.certificate, signer.key, decoys=("ds.pem",)), attacker_data=True)
+    if kind in ("signer-confusion-name", "signer-confusion-twin"):
+        twin = kind == "signer-confusion-twin"
+        authority = genuine_ds.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value
+        issue(folder, "lookalike-ds", CertificateRequest(
+            genuine_ds.subject, new_key(key_type), issuer=genuine_ds.issuer,
+            serial=genuine_ds.serial_number if twin else None, authority_key_identifier=authority if twin else None))
+        return Forgery(Signer("lookalike-ds.pem", "lookalike-ds.key", decoys=("ds.pem",)), attacker_data=True)
+    if kind == "two-signers":
+        signer = attacker_authority(folder, key_type)
+        return Forgery(Signer(signer.certificate, signer.key, decoys=("ds.pem",)), attacker_data=True,
+                       genuine_signer_info=True)
+    if kind == "self-signed-signer":
+        issue(folder, "self-signed-ds", CertificateRequest(
+            distinguished_name("UT", "Utopia Test", "Utopia Test Self-Signed Signer"), new_key(key_type)))
+        return Forgery(Signer("self-signed-ds.pem", "self-signed-ds.key"), attacker_data=True)
+    if kind == "ca-signer":
+        issue(folder, "ca-ds", CertificateRequest(
+            distinguished_name("UT", "Utopia Test", "Utopia Test CA Signer"), new_key(key_type), issuer=csca.subject,
+            issuer_key=csca_key, ca=True, uses=("digital_signature", "key_cert_sign")))
+        return Forgery(Signer("ca-ds.pem", "ca-ds.key"))
+    if kind == "csca-signs":
+        return Forgery(Signer("csca.pem", "csca.key"))
+    if kind == "no-digital-signature":
+        issue(folder, "non-signing-ds", CertificateRequest(
+            distinguished_name("UT", "Utopia Test", "Utopia Test Non-Signing Signer"), new_key(key_type),
+            issuer=csca.subject, issuer_key=csca_key, uses=("content_commitment",)))
+        return Forgery(Signer("non-signing-ds.pem", "non-signing-ds.key"))
+    if kind in ("expired-signer", "expired-signer-no-time"):
+        utc = datetime.timezone.utc
+        issue(folder, "expired-ds", CertificateRequest(
+            distinguished_name("UT", "Utopia Test", "Utopia Test Expired Signer"), new_key(key_type),
+            issuer=csca.subject, issuer_key=csca_key, not_before=datetime.datetime(1991, 1, 1, tzinfo=utc),
+            not_after=datetime.datetime(2001, 12, 31, 23, 59, 59, tzinfo=utc)))
+        return Forgery(Signer("expired-ds.pem", "expired-ds.key", signed_attributes=kind == "expired-signer"))
+    if kind == "wrong-content-type":
+        return Forgery(Signer("ds.pem", "ds.key", plain_data=True))
+    if kind == "weak-digest":
+        # openssl cms signs MD5 with RSA only: an EC passport gets an RSA Document Signer from its CSCA.
+        signer = Signer("ds.pem", "ds.key", digest="md5")
+        try:
+            sign(folder, b"probe", LDS_SECURITY_OBJECT_TYPE, signer)
+        except subprocess.CalledProcessError:
+            issue(folder, "rsa-ds", CertificateRequest(
+                distinguished_name("UT", "Utopia Test", "Utopia Test RSA Document Signer"), new_key("rsa"),
+                issuer=csca.subject, issuer_key=csca_key))
+            signer = Signer("rsa-ds.pem", "rsa-ds.key", digest="md5")
+            try:
+                sign(folder, b"probe", LDS_SECURITY_OBJECT_TYPE, signer)
+            except subprocess.CalledProcessError:
+                print("make_passport: this openssl cannot sign with MD5", file=sys.stderr)
+                sys.exit(3)
+        return Forgery(signer)
+    if kind == "swapped-dg1":
+        return Forgery(swapped_dg1=True)
+    if kind == "forged-dg15":
+        issue(folder, "attacker-self-signed-ds", CertificateRequest(
+            distinguished_name("ZZ", "Mallory Test", "Mallory Test Self-Signed Signer"), new_key(key_type)))
+        return Forgery(Signer("attacker-self-signed-ds.pem", "attacker-self-signed-ds.key"))
+    if kind == "card-security-signer-confusion":
+        signer = attacker_authority(folder, key_type)
+        return Forgery(card_security_signer=Signer(signer.certificate, signer.key, decoys=("ds.pem",)),
+                       fresh_chip_key=True)
+    raise ValueError(kind)
+
+
 def card_security(public_key):
     """The SecurityInfos of EF.CardSecurity: PACE-CAM (AES-128 on P-256, parameters 12), Chip Authentication
     and its public key (a SubjectPublicKeyInfo)."""
@@ -248,15 +556,22 @@ def main():
     parser.add_argument("--forged-card-security", action="store_true",
                         help="a Chip Authentication key unrelated to DG14, offered in an EF.CardSecurity signed by "
                              "the foreign CSCA instead of the Document Signer")
+    parser.add_argument("--forge", choices=sorted(FORGERIES), metavar="KIND",
+                        help="a forgery: " + "; ".join(f"{kind}: {text}" for kind, text in FORGERIES.items()))
     parser.add_argument("--extra-details", action="store_true", help="add DG11 and DG12")
     options = parser.parse_args()
-    folder = options.out
+    if options.forge == "forged-dg15" and options.active_auth == "none":
+        parser.error("--forge forged-dg15 needs --active-auth")
+    if options.forge == "card-security-signer-confusion" and options.chip_auth == "none":
+        parser.error("--forge card-security-signer-confusion needs --chip-auth")
+    folder = options.out.resolve()
     folder.mkdir(parents=True, exist_ok=True)
     # Left from an earlier run into the same folder, these would make the chip offer what this passport does not.
     for name in ["DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "CardSecurity.bin", "ca.key", "aa.key"]:
         (folder / name).unlink(missing_ok=True)
 
-    mrz = td3_mrz(options.document_number.upper(), options.birth, options.expiry)
+    number = options.document_number.upper()
+    mrz = td3_mrz(number, options.birth, options.expiry)
     dg1 = tlv(0x61, tlv(0x5F1F, mrz.replace("\n", "").encode("ascii")))
     image = face_image(options.photo_format, large=options.photo_size == "large")
     dg2 = data_group_2(image, options.photo_format)
@@ -282,38 +597,44 @@ def main():
     if security_infos:
         # DER orders the elements of a SET OF by their encodings.
         groups[14] = tlv(0x6E, tlv(0x31, b"".join(sorted(security_infos))))
-    # EF.CardSecurity's signer: the Document Signer, or for a forged one the foreign CSCA (no Document Signer).
-    card_security_signer = ("ds.pem", "ds.key")
-    if options.clone or options.forged_card_security:
-        # The copied files keep the genuine public keys; the private keys stayed in the genuine chip.
-        if options.chip_auth != "none":
-            make_key(folder, "ca", "ec")
-        if options.forged_card_security:
-            # A copy that brings an EF.CardSecurity of its own, with its own key, signed by a signer of its own.
-            public = openssl("ec", "-in", "ca.key", "-param_enc", "explicit", "-pubout", "-outform", "DER", cwd=folder)
-            card_security_infos = card_security(public)
-            card_security_signer = ("foreign-csca.pem", "foreign-csca.key")
-        if options.active_auth != "none" and options.clone:
-            make_key(folder, "aa", options.active_auth)
     tags = b"\x61\x75" + bytes(tag for number, tag in [(11, 0x6B), (12, 0x6C), (14, 0x6E), (15, 0x6F)] if number in groups)
     common = tlv(0x60, tlv(0x5F01, b"0107") + tlv(0x5F36, b"040000") + tlv(0x5C, tags))
 
     make_certificates(folder, options.key_type)
-    with tempfile.TemporaryDirectory() as scratch:
-        content = Path(scratch) / "lds.der"
-        content.write_bytes(lds_security_object(groups))
-        signed = Path(scratch) / "sod.der"
-        openssl("cms", "-sign", "-nodetach", "-binary", "-in", str(content), "-econtent_type", "2.23.136.1.1.1",
-                "-md", "sha256", "-signer", "ds.pem", "-inkey", "ds.key", "-outform", "DER", "-out", str(signed),
-                cwd=folder)
-        sod = tlv(0x77, signed.read_bytes())
-        if card_security_infos:
-            content.write_bytes(tlv(0x31, b"".join(sorted(card_security_infos))))
-            openssl("cms", "-sign", "-nodetach", "-binary", "-in", str(content), "-econtent_type", SECURITY_OBJECT_TYPE,
-                    "-md", "sha256", "-signer", card_security_signer[0], "-inkey", card_security_signer[1],
-                    "-outform", "DER", "-out", str(signed), cwd=folder)
-            (folder / "CardSecurity.bin").write_bytes(signed.read_bytes())
+    forgery = plan_forgery(options.forge, folder, options.key_type)
+    # EF.CardSecurity's signer: EF.SOD's, or for a forged one the foreign CSCA (no Document Signer).
+    card_security_signer = forgery.card_security_signer or forgery.sod_signer
+    if options.forged_card_security:
+        card_security_signer = Signer("foreign-csca.pem", "foreign-csca.key")
+    if options.clone or options.forged_card_security or forgery.fresh_chip_key:
+        # The copied files keep the genuine public keys; the private keys stayed in the genuine chip.
+        if options.chip_auth != "none":
+            make_key(folder, "ca", "ec")
+        if options.forged_card_security or forgery.fresh_chip_key:
+            # A copy that brings an EF.CardSecurity of its own, with its own key, signed by a signer of its own.
+            public = openssl("ec", "-in", "ca.key", "-param_enc", "explicit", "-pubout", "-outform", "DER", cwd=folder)
+            card_security_infos = card_security(public)
+        if options.active_auth != "none" and options.clone:
+            make_key(folder, "aa", options.active_auth)
 
+    genuine_groups = dict(groups)
+    if forgery.attacker_data:
+        # The forger's own holder, with the key fields of the genuine document (so the chip opens as before).
+        mrz = td3_mrz(number, options.birth, options.expiry, holder=ATTACKER_HOLDER)
+        groups[1] = dg1 = tlv(0x61, tlv(0x5F1F, mrz.replace("\n", "").encode("ascii")))
+    signed = sign(folder, lds_security_object(groups), LDS_SECURITY_OBJECT_TYPE, forgery.sod_signer)
+    if forgery.genuine_signer_info:
+        genuine = sign(folder, lds_security_object(genuine_groups), LDS_SECURITY_OBJECT_TYPE, GENUINE_SIGNER)
+        signed = with_signer_info_of(signed, genuine)
+    sod = tlv(0x77, signed)
+    if card_security_infos:
+        (folder / "CardSecurity.bin").write_bytes(sign(
+            folder, tlv(0x31, b"".join(sorted(card_security_infos))), SECURITY_OBJECT_TYPE, card_security_signer))
+
+    if forgery.swapped_dg1:
+        # Another holder's DG1 (its MRZ keeps this chip's key fields) beside the genuine EF.SOD.
+        other = td3_mrz(number, options.birth, options.expiry, holder=ATTACKER_HOLDER)
+        dg1 = tlv(0x61, tlv(0x5F1F, other.replace("\n", "").encode("ascii")))
     if options.tamper == "dg1":
         # Another holder's birth date in the MRZ, after signing.
         dg1 = dg1.replace(options.birth.encode(), b"700101", 1)
@@ -331,8 +652,8 @@ def main():
         "dateOfBirth": options.birth, "dateOfExpiry": options.expiry, "mrz": mrz, "can": options.can,
         "photoFormat": options.photo_format, "photoBytes": len(image), "tampered": options.tamper,
         "chipAuthentication": options.chip_auth, "activeAuthentication": options.active_auth, "clone": options.clone,
+        "forgery": options.forge,
     }, indent=2))
-
 
 if __name__ == "__main__":
     main()

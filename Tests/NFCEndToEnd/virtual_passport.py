@@ -2,7 +2,7 @@
 and the files made by make_passport.py, served to pcscd through the vpcd reader driver.
 
     virtual_passport.py --passport DIR --port PORT [--pace | --pace-only | --pace-cam] [--not-passport]
-                        [--remove-after N | --slip-after N]
+                        [--remove-after N | --slip-after N] [--hostile KIND [ARGUMENT]] [--strict-reads]
 
 The card connects to the vpcd driver on 127.0.0.1:PORT, as a card is placed on a reader; closing
 the connection takes it off. scripts/virtual-passport.sh runs the driver's pcscd and this card in
@@ -28,10 +28,16 @@ variant DG14 offers: for AES, MSE:Set AT (22 41 A4) with the protocol, then GENE
 key in 91. The chip answers under the old keys, then takes the keys of the ECDH secret, SSC 0.
 Active Authentication: INTERNAL AUTHENTICATE (88) of an 8-byte challenge, signed with ISO/IEC
 9796-2 scheme 1 and SHA-1 for RSA, with ECDSA SHA-256 (r || s) for EC.
+
+--strict-reads logs "READ PAST END <file> <offset> <length>" on stderr whenever a READ BINARY asks
+for bytes past the end of its file; the answer is as always: the bytes that remain with 6282, or
+6B00 when none do. --hostile KIND [ARGUMENT] makes a chip that misbehaves (see HOSTILE): it stops
+answering, answers slowly or a byte at a time, or serves malformed files; it says so on stderr.
 """
 
 import argparse
 import hashlib
+import io
 import json
 import os
 import socket
@@ -65,6 +71,105 @@ CARD_SECURITY = 0x1011D
 CHIP_AUTH_OIDS = {"3des": bytes.fromhex("04007F00070202030201"), "aes": bytes.fromhex("04007F00070202030202")}
 P256 = ECC._curves["p256"]
 GENERATOR = ECC.EccPoint(P256.Gx, P256.Gy, "P-256")
+FILE_NAMES = {**FILES, **OPTIONAL_FILES, CARD_ACCESS: "EF.CardAccess", CARD_SECURITY: "EF.CardSecurity"}
+
+HOSTILE = {
+    "mute-at": "from the Nth APDU on (ARGUMENT N), answers nothing, neither APDUs nor the reader's ATR "
+               "requests, and keeps the connection open",
+    "slow": "answers every APDU after ARGUMENT seconds (default 1.5)",
+    "drip": "READ BINARY answers one byte (9000) however many were asked for",
+    "deep-nesting": "DG2 is 20,000 nested SEQUENCEs (about 100 KB)",
+    "jp2-bomb": "DG2's face is a JP2 of a few hundred bytes whose headers (ihdr, SIZ) declare 46000 x 46000 pixels",
+    "length-past-end": "DG1's header claims 64 bytes more than the chip serves",
+    "inner-length-past-end": "DG1's MRZ element (5F1F) claims 20 bytes more than DG1 holds",
+    "huge-length": "DG2's header claims 16 MB (FFFFFF bytes)",
+    "truncated": "DG2 is cut in half, its header unchanged",
+    "no-sod": "SELECT of EF.SOD answers 6A82",
+    "hide-dg15": "a copy hiding its Active Authentication key: EF.COM leaves DG15 out and SELECT of DG15 answers "
+                 "6A82, though EF.SOD still signs its hash",
+}
+
+
+def log(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def der_header(tag, length):
+    """A tag (one or two bytes, as an int) and a DER length of any size."""
+    tag_bytes = tag.to_bytes(2 if tag > 0xFF else 1, "big")
+    if length < 0x80:
+        return tag_bytes + bytes([length])
+    body = length.to_bytes((length.bit_length() + 7) // 8, "big")
+    return tag_bytes + bytes([0x80 | len(body)]) + body
+
+
+def split_header(data):
+    """(header, content) of the one-byte-tag TLV that starts `data`."""
+    length = data[1]
+    size = 2 + (length & 0x7F if length & 0x80 else 0)
+    return data[:size], data[size:]
+
+
+def deeply_nested(depth=20_000):
+    """DG2 made of `depth` SEQUENCEs, each holding the next."""
+    value = b""
+    for _ in range(depth):
+        value = der_header(0x30, len(value)) + value
+    return der_header(0x75, len(value)) + value
+
+
+def jp2_bomb():
+    """DG2 whose face is a tiny JP2 that declares itself 46000 x 46000 pixels (8.5 gigabytes per
+    component decoded; 46000^2 still fits the 32-bit sample counts decoders check)."""
+    from make_passport import data_group_2
+    from PIL import Image
+
+    picture = Image.new("RGB", (24, 24))
+    picture.putdata([(x * 10, y * 10, (x + y) * 5) for y in range(24) for x in range(24)])
+    buffer = io.BytesIO()
+    picture.save(buffer, "JPEG2000", quality_mode="rates", quality_layers=[20])
+    image = bytearray(buffer.getvalue())
+    side = (46000).to_bytes(4, "big")
+    ihdr = image.index(b"ihdr") + 4
+    image[ihdr:ihdr + 8] = side + side
+    # SIZ: marker, Lsiz, Rsiz, then Xsiz, Ysiz, XOsiz, YOsiz, XTsiz, YTsiz: one 46000 x 46000 tile.
+    siz = image.index(b"\xff\x51") + 6
+    image[siz:siz + 24] = side + side + bytes(8) + side + side
+    return data_group_2(bytes(image), "jp2")
+
+
+def hostile_files(kind, files):
+    """`files` changed as the hostile chip `kind` serves them."""
+    files = dict(files)
+    dg1_header, dg1_content = split_header(files[0x0101])
+    if kind == "deep-nesting":
+        files[0x0102] = deeply_nested()
+    elif kind == "jp2-bomb":
+        files[0x0102] = jp2_bomb()
+    elif kind == "length-past-end":
+        files[0x0101] = der_header(0x61, len(dg1_content) + 64) + dg1_content
+    elif kind == "inner-length-past-end":
+        mrz = dg1_content[3:]
+        files[0x0101] = dg1_header + der_header(0x5F1F, len(mrz) + 20) + mrz
+    elif kind == "huge-length":
+        files[0x0102] = bytes([0x75, 0x83, 0xFF, 0xFF, 0xFF]) + split_header(files[0x0102])[1]
+    elif kind == "truncated":
+        files[0x0102] = files[0x0102][:len(files[0x0102]) // 2]
+    elif kind == "no-sod":
+        del files[0x011D]
+    elif kind == "hide-dg15":
+        files.pop(0x010F, None)
+        files[0x011E] = without_listed_tag(files[0x011E], 0x6F)
+    return files
+
+
+def without_listed_tag(common, tag):
+    """EF.COM with `tag` left out of its tag list (5C, its last element)."""
+    _, content = split_header(common)
+    position = content.rindex(b"\x5c")
+    tags = content[position + 2:position + 2 + content[position + 1]]
+    content = content[:position] + bytes([0x5C, len(tags) - (tag in tags)]) + tags.replace(bytes([tag]), b"")
+    return der_header(0x60, len(content)) + content
 
 
 def sw(value):
@@ -206,7 +311,7 @@ def tlv(tag, value):
 
 
 class Chip:
-    def __init__(self, folder, not_passport, pace=False, bac=True, pace_cam=False):
+    def __init__(self, folder, not_passport, pace=False, bac=True, pace_cam=False, hostile=None, strict_reads=False):
         holder = json.loads((folder / "passport.json").read_text())
         number = holder["documentNumber"]
         seed_input = (number + check_digit(number) + holder["dateOfBirth"] + check_digit(holder["dateOfBirth"])
@@ -231,6 +336,10 @@ class Chip:
             self.files[CARD_ACCESS] = CARD_ACCESS_WITH_CAM
             self.files[CARD_SECURITY] = (folder / "CardSecurity.bin").read_bytes()
             self.pace_oids.append(PACE_CAM_OID)
+        if hostile:
+            self.files = hostile_files(hostile, self.files)
+        self.drip = hostile == "drip"
+        self.strict_reads = strict_reads
         self.not_passport = not_passport
         self.pace, self.bac = pace, bac
         self.reset()
@@ -441,11 +550,15 @@ class Chip:
                 return b"", 0x6986
             content = self.files[self.selected]
             offset = (p1 & 0x7F) << 8 | p2
+            asked = expected or 256
+            self.check_read(offset, asked)
             if offset >= len(content):
                 return b"", 0x6B00
-            chunk = content[offset:offset + (expected or 256)]
+            if self.drip:
+                return content[offset:offset + 1], 0x9000
+            chunk = content[offset:offset + asked]
             # Fewer bytes than asked for: the end of the file came first.
-            return chunk, 0x9000 if len(chunk) == (expected or 256) else 0x6282
+            return chunk, 0x9000 if len(chunk) == asked else 0x6282
         if ins == 0xB1:
             return self.read_binary_beyond_32k(data, expected)
         if ins == 0x22 and p1 == 0x41 and p2 in (0xA4, 0xA6):
@@ -465,12 +578,20 @@ class Chip:
             return b"", 0x6A80
         offset = int.from_bytes(objects[0][1], "big")
         content = self.files[self.selected]
-        if offset >= len(content):
-            return b"", 0x6B00
         room = expected or 256
         size = room - (2 if room - 2 < 0x80 else 3 if room - 3 < 0x100 else 4)
+        self.check_read(offset, size)
+        if offset >= len(content):
+            return b"", 0x6B00
+        if self.drip:
+            return tlv(0x53, content[offset:offset + 1]), 0x9000
         chunk = content[offset:offset + size]
         return tlv(0x53, chunk), 0x9000 if len(chunk) == size else 0x6282
+
+    def check_read(self, offset, length):
+        """With --strict-reads, logs a READ BINARY of the selected file that reaches past its end."""
+        if self.strict_reads and offset + length > len(self.files[self.selected]):
+            log(f"READ PAST END {FILE_NAMES[self.selected]} {offset} {length}")
 
     def set_chip_authentication(self, p2, data):
         """MSE:Set AT (A4) choosing Chip Authentication in AES, or MSE:Set KAT (A6) doing it in 3DES."""
@@ -552,10 +673,12 @@ def receive(connection, count):
     return data
 
 
-def serve(chip, port, remove_after, slip_after):
+def serve(chip, port, remove_after, slip_after, mute_at=None, delay=0):
     """Stays on the reader until vpcd goes away; `remove_after` takes the card off for good at that
-    APDU, `slip_after` takes it off and puts it back."""
+    APDU, `slip_after` takes it off and puts it back; from APDU `mute_at` on the chip answers
+    nothing; `delay` seconds pass before each answer to an APDU."""
     apdus = 0
+    muted = False
     while True:
         connection = socket.create_connection(("127.0.0.1", port), timeout=10)
         connection.settimeout(None)
@@ -566,6 +689,8 @@ def serve(chip, port, remove_after, slip_after):
             while True:
                 length = struct.unpack(">H", receive(connection, 2))[0]
                 message = receive(connection, length)
+                if muted:
+                    continue
                 if length == 1:
                     if message[0] in (0, 1, 2):
                         chip.reset()
@@ -577,6 +702,12 @@ def serve(chip, port, remove_after, slip_after):
                     return
                 if slip_after is not None and apdus == slip_after:
                     break
+                if mute_at is not None and apdus >= mute_at:
+                    log(f"MUTE from APDU {apdus} ({message[:4].hex()})")
+                    muted = True
+                    continue
+                if delay:
+                    time.sleep(delay)
                 answer = chip.answer(message)
                 connection.sendall(struct.pack(">H", len(answer)) + answer)
         except (ConnectionError, OSError):
@@ -599,10 +730,24 @@ def main():
                         help="offer PACE with Chip Authentication Mapping (and generic mapping) as well as BAC")
     parser.add_argument("--remove-after", type=int)
     parser.add_argument("--slip-after", type=int)
+    parser.add_argument("--hostile", nargs="+", metavar=("KIND", "ARGUMENT"),
+                        help="a misbehaving chip: " + "; ".join(f"{kind}: {text}" for kind, text in HOSTILE.items()))
+    parser.add_argument("--strict-reads", action="store_true",
+                        help="log every READ BINARY that asks for bytes past its file's end")
     options = parser.parse_args()
+    hostile, argument = (options.hostile + [None])[:2] if options.hostile else (None, None)
+    if hostile is not None and (hostile not in HOSTILE or len(options.hostile) > 2):
+        parser.error(f"--hostile: one of {', '.join(HOSTILE)}, with mute-at's N or slow's seconds")
+    if hostile == "mute-at" and not (argument or "").isdigit():
+        parser.error("--hostile mute-at needs the number of the first APDU left unanswered")
+    if hostile:
+        log(f"HOSTILE {' '.join(options.hostile)}")
     chip = Chip(options.passport, options.not_passport, pace=options.pace or options.pace_only or options.pace_cam,
-                bac=not options.pace_only, pace_cam=options.pace_cam)
-    serve(chip, options.port, options.remove_after, options.slip_after)
+                bac=not options.pace_only, pace_cam=options.pace_cam, hostile=hostile,
+                strict_reads=options.strict_reads)
+    serve(chip, options.port, options.remove_after, options.slip_after,
+          mute_at=int(argument) if hostile == "mute-at" else None,
+          delay=float(argument or 1.5) if hostile == "slow" else 0)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,11 @@ BUILD_PACKAGES=(
 )
 # Display-less runs of the shell.
 XVFB_PACKAGES=(xvfb xauth)
-# The virtual passport: a private pcscd with the vpcd driver, and the chip's Python modules.
-VIRTUAL_PASSPORT_PACKAGES=(pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil iproute2 openssl)
+# The virtual passport: a private pcscd with the vpcd driver, and the chip's Python modules
+# (python3-cryptography makes the forged passports' certificates).
+VIRTUAL_PASSPORT_PACKAGES=(
+    pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil python3-cryptography iproute2 openssl
+)
 
 # ensure_packages WHO PACKAGE...: installs those of PACKAGE... that are missing (apt-get, through
 # sudo when not root), saying so on stderr as WHO; does nothing when all are there.

@@ -17,13 +17,14 @@ enum ChipCommand {
 
     /// READ BINARY of `length` bytes at `offset` of the selected file: the offset in P1-P2 (B0) up to
     /// ``maximumShortOffset``, beyond it in DO54 with the odd instruction (B1), whose answer wraps the
-    /// data in DO53 (`wrapping` bytes more than `length`).
+    /// data in DO53: Le then counts DO53's tag and length too, exactly, so the last read of a file
+    /// never reaches past its end.
     static func readBinary(offset: Int, length: Int) -> CommandAPDU {
         if offset > maximumShortOffset {
             return CommandAPDU(
                 cla: 0x00, ins: 0xB1, p1: 0x00, p2: 0x00,
                 data: TLV.encode(tag: 0x54, value: TLV.bigEndianBytes(UInt64(offset))),
-                expectedLength: length + offsetDataObjectOverhead)
+                expectedLength: 1 + TLV.encodeLength(length).count + length)
         }
         return CommandAPDU(
             cla: 0x00, ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length)

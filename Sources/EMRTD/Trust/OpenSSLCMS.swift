@@ -50,6 +50,8 @@ enum OpenSSLCMS {
         var failure: String?
         /// The signingTime signed attribute (seconds since 1970, UTC), when there is one.
         var signingTime: Int64?
+        /// Whether the only thing wrong is that the file does not carry its signer's certificate.
+        var signerCertificateMissing = false
     }
 
     /// Digests ICAO Doc 9303-12 allows for signatures (and OpenSSL's names of them).
@@ -119,7 +121,8 @@ enum OpenSSLCMS {
         guard let signer, let signerBytes else {
             ERR_clear_error()
             return SignatureCheck(
-                signatureValid: false, signerCertificate: nil, failure: "it carries no certificate for its signer")
+                signatureValid: false, signerCertificate: nil, failure: "it carries no certificate for its signer",
+                signerCertificateMissing: true)
         }
         var seconds: Int64 = 0
         let timeFound = gbg_cms_signing_time(signerInfo, &seconds)

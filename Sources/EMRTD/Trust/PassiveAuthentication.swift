@@ -140,12 +140,11 @@ struct DocumentSignerCheck {
         var check = DocumentSignerCheck(outcome: .invalid(""), signerCertificate: signature.signerCertificate)
         check.signer = signature.signerCertificate.flatMap { OpenSSLCMS.distinguishedName(of: $0) }
         check.signerIssuer = signature.signerCertificate.flatMap { OpenSSLCMS.distinguishedName(of: $0, issuer: true) }
-        guard let certificate = signature.signerCertificate else {
-            check.outcome = .noSignerCertificate(
-                "\(file.name) carries no certificate for its signer (\(signature.failure ?? "none"))")
+        if signature.signerCertificateMissing {
+            check.outcome = .noSignerCertificate("\(file.name) carries no certificate for its signer")
             return check
         }
-        guard signature.signatureValid else {
+        guard signature.signatureValid, let certificate = signature.signerCertificate else {
             check.outcome = .invalid("\(file.name)'s signature does not count: \(signature.failure ?? "unknown")")
             return check
         }
