@@ -104,6 +104,10 @@ let package = Package(
             name: "gbgbridge-core-bench", dependencies: ["GBGBridge"], path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strict),
 
+        .executableTarget(
+            name: "gbgbridge-face-bench", dependencies: ["GBGBridgeNFC", "EMRTD"], path: "Benchmarks/FaceMemory",
+            swiftSettings: strict),
+
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .testTarget(name: "GBGBridgeLocalizationTests", dependencies: ["GBGBridgeLocalization"]),
         .executableTarget(

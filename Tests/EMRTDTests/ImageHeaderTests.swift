@@ -1,0 +1,548 @@
+import XCTest
+
+@testable import EMRTD
+
+/// Reading a face's size from its header without decoding it: real JPEG, JP2 and codestream headers,
+/// then the malformed and hostile ones a chip could return.
+final class ImageHeaderTests: XCTestCase {
+    // MARK: Real images (made with Pillow 9.4 and OpenJPEG 2.5)
+
+    func testJPEGFrameHeaders() throws {
+        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.jpegFace, format: .jpeg), header(20, 16, 3))
+        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.greyJPEG, format: .jpeg), header(9, 7, 1))
+        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.progressiveJPEG, format: .jpeg), header(24, 10, 3))
+    }
+
+    func testJPEG2000Headers() throws {
+        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.jp2Face, format: .jpeg2000), header(48, 64, 3))
+        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.greyCodestream, format: .jpeg2000), header(33, 17, 1))
+        let large = try ImageHeader(parsing: ImageFixture.largeTwoToneJP2, format: .jpeg2000)
+        XCTAssertEqual(large, header(3000, 2000, 3))
+        XCTAssertEqual(large.pixelCount, 6_000_000)
+    }
+
+    func testLayoutOfRealImages() throws {
+        // 48 × 64, five decomposition levels, one 64 × 64 code block and one precinct in each of the 16 sub-bands.
+        let face = try JPEG2000Layout(parsing: ImageFixture.jp2Face)
+        XCTAssertEqual(face.tileCount, 1)
+        XCTAssertEqual(face.fewestDecompositionLevels, 5)
+        XCTAssertEqual(face.codeBlocksPerTile, 16 * 3)
+        XCTAssertEqual(face.precinctsPerTile, 16 * 3)
+        XCTAssertEqual(face.paletteChannels, 0)
+        let large = try JPEG2000Layout(parsing: ImageFixture.largeTwoToneJP2)
+        XCTAssertEqual(large.tileCount, 1)
+        // 3000 × 2000 / 64² code blocks a component, plus the partial ones at the edges of each sub-band.
+        XCTAssertTrue((3 * 1_465...3 * 1_700).contains(large.codeBlocksPerTile), "\(large.codeBlocksPerTile)")
+        XCTAssertEqual(try JPEG2000Layout(parsing: ImageFixture.greyCodestream).tileCount, 1)
+    }
+
+    // MARK: JPEG
+
+    func testJPEGSkipsSegmentsAndFindsTheFirstFrame() throws {
+        let thumbnail = jpegSegment(0xE1, Array("Exif\0\0".utf8) + [0xFF, 0xD8] + jpegSegment(0xC0, frame(1, 1, 3)))
+        let huffman = jpegSegment(0xC4, [UInt8](repeating: 0, count: 17))
+        let image =
+            [0xFF, 0xD8] + thumbnail + huffman + [0xFF, 0xFF] + jpegSegment(0xC0, frame(640, 480, 3))
+            + jpegSegment(0xC2, frame(9, 9, 1))
+        XCTAssertEqual(try ImageHeader(parsing: image, format: .jpeg), header(640, 480, 3))
+        // A hierarchical image's DHP declares the whole image.
+        let hierarchical =
+            [0xFF, 0xD8] + jpegSegment(0xDE, frame(3000, 4000, 3)) + jpegSegment(0xC5, frame(750, 1000, 3))
+        XCTAssertEqual(try ImageHeader(parsing: hierarchical, format: .jpeg), header(3000, 4000, 3))
+        // Arithmetic coding conditioning (DAC, FFCC) is not a frame header.
+        let conditioned = [0xFF, 0xD8] + jpegSegment(0xCC, [0, 0]) + jpegSegment(0xC9, frame(5, 6, 1))
+        XCTAssertEqual(try ImageHeader(parsing: conditioned, format: .jpeg), header(5, 6, 1))
+    }
+
+    func testJPEGBombHeaderParses() throws {
+        let bomb = [0xFF, 0xD8] + jpegSegment(0xC0, frame(65_000, 65_000, 3)) + [0xFF, 0xD9]
+        let parsed = try ImageHeader(parsing: bomb, format: .jpeg)
+        XCTAssertEqual(parsed, header(65_000, 65_000, 3))
+        XCTAssertEqual(parsed.pixelCount, 4_225_000_000)
+    }
+
+    func testTruncatedJPEGIsRefused() {
+        // The frame header (FF C0) and its 17 bytes for three components.
+        let marker = (0..<ImageFixture.jpegFace.count - 1).first {
+            ImageFixture.jpegFace[$0] == 0xFF && ImageFixture.jpegFace[$0 + 1] == 0xC0
+        }
+        let frameEnd = marker.map { $0 + 2 + 17 } ?? 0
+        XCTAssertGreaterThan(frameEnd, 100)
+        for length in 0..<frameEnd {
+            assertMalformed(Array(ImageFixture.jpegFace.prefix(length)), .jpeg, "prefix of \(length) bytes")
+        }
+        XCTAssertNoThrow(try ImageHeader(parsing: Array(ImageFixture.jpegFace.prefix(frameEnd)), format: .jpeg))
+    }
+
+    func testMalformedJPEGIsRefused() {
+        let start: [UInt8] = [0xFF, 0xD8]
+        let cases: [(String, [UInt8])] = [
+            ("no SOI", [0xFF, 0xE0, 0x00, 0x02] + jpegSegment(0xC0, frame(8, 8, 1))),
+            ("zero width", start + jpegSegment(0xC0, frame(0, 8, 1))),
+            ("zero height (DNL)", start + jpegSegment(0xC0, frame(8, 0, 1))),
+            ("no components", start + jpegSegment(0xC0, frame(8, 8, 0))),
+            ("length past the end", start + [0xFF, 0xE0, 0x40, 0x00, 0x00]),
+            ("length under two", start + [0xFF, 0xE0, 0x00, 0x01] + jpegSegment(0xC0, frame(8, 8, 1))),
+            ("frame length disagrees with components", start + [0xFF, 0xC0, 0x00, 0x0B] + frame(8, 8, 2).prefix(9)),
+            ("frame too short", start + [0xFF, 0xC0, 0x00, 0x05, 0x08, 0x00, 0x08]),
+            (
+                "scan before frame",
+                start + jpegSegment(0xDA, [1, 1, 0, 0, 0x3F, 0]) + jpegSegment(0xC0, frame(8, 8, 1))
+            ),
+            ("end before frame", start + [0xFF, 0xD9] + jpegSegment(0xC0, frame(8, 8, 1))),
+            ("no marker", start + [0x12, 0x34] + jpegSegment(0xC0, frame(8, 8, 1))),
+            ("only fill bytes", start + [UInt8](repeating: 0xFF, count: 64)),
+        ]
+        for (name, bytes) in cases { assertMalformed(bytes, .jpeg, name) }
+    }
+
+    // MARK: JPEG 2000
+
+    func testBombDeclarationParses() throws {
+        let codestream = CodestreamBuilder(width: 46_000, height: 46_000).bytes
+        XCTAssertEqual(try ImageHeader(parsing: codestream, format: .jpeg2000), header(46_000, 46_000, 3))
+        let file = jp2(codestream: codestream, declaring: (46_000, 46_000, 3))
+        XCTAssertLessThan(file.count, 400)
+        let parsed = try ImageHeader(parsing: file, format: .jpeg2000)
+        XCTAssertEqual(parsed, header(46_000, 46_000, 3))
+        XCTAssertEqual(parsed.pixelCount, 2_116_000_000)
+    }
+
+    func testTruncatedJPEG2000IsRefused() throws {
+        // The codestream's header is SOC, then SIZ (Lsiz bytes after its marker).
+        let sizEnd = 4 + 38 + 3
+        for length in 0..<sizEnd {
+            assertMalformed(
+                Array(ImageFixture.greyCodestream.prefix(length)), .jpeg2000, "codestream prefix of \(length)")
+        }
+        XCTAssertEqual(
+            try ImageHeader(parsing: Array(ImageFixture.greyCodestream.prefix(sizEnd)), format: .jpeg2000),
+            header(33, 17, 1))
+        // A JP2 file cut anywhere refuses, but where it ends right after its header box: then 'ihdr' answers.
+        let headerBoxEnd = 12 + 20 + 45
+        for length in 0..<ImageFixture.jp2Face.count where length != headerBoxEnd {
+            assertMalformed(Array(ImageFixture.jp2Face.prefix(length)), .jpeg2000, "JP2 prefix of \(length)")
+        }
+        XCTAssertEqual(
+            try ImageHeader(parsing: Array(ImageFixture.jp2Face.prefix(headerBoxEnd)), format: .jpeg2000),
+            header(48, 64, 3))
+    }
+
+    func testZeroAndInconsistentSizesAreRefused() {
+        let cases: [(String, [UInt8])] = [
+            ("zero width", CodestreamBuilder(width: 0, height: 8).bytes),
+            ("zero height", CodestreamBuilder(width: 8, height: 0).bytes),
+            ("offset at the width", CodestreamBuilder(width: 100, height: 100, offset: (100, 0)).bytes),
+            ("offset past the height", CodestreamBuilder(width: 100, height: 100, offset: (0, 200)).bytes),
+            ("no components", CodestreamBuilder(width: 8, height: 8, components: 0).bytes),
+            ("zero subsampling", CodestreamBuilder(width: 8, height: 8, subsampling: 0).bytes),
+            (
+                "tiles miss the image",
+                CodestreamBuilder(width: 100, height: 100, offset: (50, 50), tile: (10, 10)).bytes
+            ),
+            ("zero tile size", CodestreamBuilder(width: 100, height: 100, tile: (0, 100)).bytes),
+            (
+                "SIZ length disagrees with components",
+                patched(CodestreamBuilder(width: 8, height: 8).bytes, at: 5, [0x30])
+            ),
+            ("ihdr zero width", jp2(codestream: nil, declaring: (0, 8, 3))),
+            (
+                "ihdr disagrees with SIZ",
+                jp2(codestream: CodestreamBuilder(width: 640, height: 480).bytes, declaring: (640, 481, 3))
+            ),
+            (
+                "ihdr components disagree",
+                jp2(codestream: CodestreamBuilder(width: 64, height: 48).bytes, declaring: (64, 48, 1))
+            ),
+        ]
+        for (name, bytes) in cases { assertMalformed(bytes, .jpeg2000, name) }
+    }
+
+    func testOffsetImageGrid() throws {
+        let offset = CodestreamBuilder(width: 1_000, height: 900, offset: (200, 100), tile: (1_000, 900)).bytes
+        XCTAssertEqual(try ImageHeader(parsing: offset, format: .jpeg2000), header(800, 800, 3))
+    }
+
+    func testBoxLengths() throws {
+        let codestream = CodestreamBuilder(width: 640, height: 480).bytes
+        let ihdr = box("ihdr", be32(480) + be32(640) + be16(3) + [7, 7, 0, 0])
+        let header = box("jp2h", ihdr)
+        let expected = self.header(640, 480, 3)
+        // A zero length runs to the end; a length of one is followed by an 8-byte length.
+        XCTAssertEqual(
+            try ImageHeader(parsing: signature + header + be32(0) + Array("jp2c".utf8) + codestream, format: .jpeg2000),
+            expected)
+        let extended = be32(1) + Array("jp2c".utf8) + be64(UInt64(16 + codestream.count)) + codestream
+        XCTAssertEqual(try ImageHeader(parsing: signature + header + extended, format: .jpeg2000), expected)
+        // A JP2 file with a header box and no codestream answers with 'ihdr'.
+        XCTAssertEqual(try ImageHeader(parsing: signature + header, format: .jpeg2000), expected)
+
+        let cases: [(String, [UInt8])] = [
+            ("absurd length", signature + header + be32(0xFFFF_FFF0) + Array("jp2c".utf8) + codestream),
+            ("absurd extended length", signature + header + be32(1) + Array("jp2c".utf8) + be64(.max) + codestream),
+            (
+                "extended length under its header",
+                signature + header + be32(1) + Array("jp2c".utf8) + be64(12) + codestream
+            ),
+            ("length under the box header", signature + be32(4) + Array("jp2h".utf8) + ihdr),
+            (
+                "inner box past its superbox",
+                signature + box("jp2h", be32(200) + Array("ihdr".utf8) + ihdr) + box("jp2c", codestream)
+            ),
+            (
+                "header box without ihdr",
+                signature + box("jp2h", box("colr", [1, 0, 0, 0, 0, 0, 16])) + box("jp2c", codestream)
+            ),
+            ("ihdr too short", signature + box("jp2h", box("ihdr", be32(480) + be32(640))) + box("jp2c", codestream)),
+            ("codestream box without SOC", signature + header + box("jp2c", [0xFF, 0x51] + codestream)),
+            ("no signature", header + box("jp2c", codestream)),
+            ("neither header nor codestream", signature + box("ftyp", Array("jp2 ".utf8) + be32(0))),
+            ("empty", []),
+        ]
+        for (name, bytes) in cases { assertMalformed(bytes, .jpeg2000, name) }
+    }
+
+    func testEveryShortInputIsRefusedQuietly() {
+        for length in 0..<64 {
+            for fill: UInt8 in [0x00, 0x01, 0xFF] {
+                let bytes = [UInt8](repeating: fill, count: length)
+                XCTAssertThrowsError(try ImageHeader(parsing: bytes, format: .jpeg))
+                XCTAssertThrowsError(try ImageHeader(parsing: bytes, format: .jpeg2000))
+                XCTAssertThrowsError(try JPEG2000Layout(parsing: bytes))
+            }
+        }
+    }
+
+    // MARK: JPEG 2000 layout
+
+    func testLayoutCountsTinyCodeBlocksAndTiles() throws {
+        // 2000 × 2000 in 4 × 4 code blocks: 250,000 a component, however small the file.
+        let tiny = try JPEG2000Layout(
+            parsing: CodestreamBuilder(width: 2_000, height: 2_000, codeBlockExponents: (2, 2)).bytes)
+        XCTAssertTrue((750_000...760_000).contains(tiny.codeBlocksPerTile), "\(tiny.codeBlocksPerTile)")
+        let tiled = try JPEG2000Layout(parsing: CodestreamBuilder(width: 8_000, height: 8_000, tile: (16, 16)).bytes)
+        XCTAssertEqual(tiled.tileCount, 250_000)
+        // One code block a sub-band in each 16 × 16 tile, 16 sub-bands a component.
+        XCTAssertEqual(tiled.codeBlocksPerTile, 16 * 3)
+        let precincts = CodestreamBuilder(
+            width: 1_000, height: 1_000, precinctExponents: [(1, 1)] + Array(repeating: (1, 1), count: 5))
+        XCTAssertGreaterThan(try JPEG2000Layout(parsing: precincts.bytes).precinctsPerTile, 1_000_000)
+        // The largest grid a SIZ marker can declare, in 1 × 1 tiles: too many to walk, so each is bounded
+        // from the tile size; the tile count saturates.
+        let largest = Int(UInt32.max)
+        let huge = try JPEG2000Layout(parsing: CodestreamBuilder(width: largest, height: largest, tile: (1, 1)).bytes)
+        XCTAssertEqual(huge.tileCount, .max)
+        XCTAssertLessThanOrEqual(huge.codeBlocksPerTile, 16 * 3 * 4)
+        let single = try JPEG2000Layout(parsing: CodestreamBuilder(width: largest, height: largest).bytes)
+        XCTAssertGreaterThan(single.codeBlocksPerTile, 10_000_000_000)
+    }
+
+    func testLayoutSeesTilePartCodingStyles() throws {
+        var codestream = CodestreamBuilder(width: 2_000, height: 2_000)
+        XCTAssertLessThan(try JPEG2000Layout(parsing: codestream.bytes).codeBlocksPerTile, 5_000)
+        codestream.tilePartMarkers = cod(levels: 1, codeBlockExponents: (2, 2))
+        let overridden = try JPEG2000Layout(parsing: codestream.bytes)
+        XCTAssertGreaterThan(overridden.codeBlocksPerTile, 700_000)
+        XCTAssertEqual(overridden.fewestDecompositionLevels, 1)
+        codestream.tilePartMarkers = coc(component: 2, levels: 5, codeBlockExponents: (2, 3))
+        XCTAssertGreaterThan(try JPEG2000Layout(parsing: codestream.bytes).codeBlocksPerTile, 100_000)
+    }
+
+    func testLayoutRefusesWhatADecoderCouldReadDifferently() {
+        var unknownMarker = CodestreamBuilder(width: 64, height: 64)
+        unknownMarker.mainMarkers = [0xFF, 0x74, 0x00, 0x04, 0x00, 0x00]
+        var garbageAfterTilePart = CodestreamBuilder(width: 64, height: 64)
+        garbageAfterTilePart.trailer = [0x12, 0x34] + cod(levels: 0, codeBlockExponents: (2, 2)) + [0xFF, 0xD9]
+        var shortTilePart = CodestreamBuilder(width: 64, height: 64)
+        shortTilePart.tilePartLength = 4
+        var noCOD = CodestreamBuilder(width: 64, height: 64)
+        noCOD.levels = nil
+        var badCodeBlocks = CodestreamBuilder(width: 64, height: 64)
+        badCodeBlocks.codeBlockExponents = (8, 6)
+        var zeroPrecinct = CodestreamBuilder(width: 64, height: 64)
+        zeroPrecinct.precinctExponents = [(0, 0), (0, 3), (3, 3), (3, 3), (3, 3), (3, 3)]
+        var cocPastComponents = CodestreamBuilder(width: 64, height: 64)
+        cocPastComponents.mainMarkers = coc(component: 3, levels: 5, codeBlockExponents: (6, 6))
+        let cases: [(String, [UInt8])] = [
+            ("unknown marker", unknownMarker.bytes),
+            ("garbage after a tile-part", garbageAfterTilePart.bytes),
+            ("tile-part shorter than its header", shortTilePart.bytes),
+            ("no COD", noCOD.bytes),
+            ("code blocks past 4096 samples", badCodeBlocks.bytes),
+            ("zero precinct above the lowest resolution", zeroPrecinct.bytes),
+            ("COC of a missing component", cocPastComponents.bytes),
+            ("header only", Array(CodestreamBuilder(width: 64, height: 64).bytes.prefix(4 + 38 + 9))),
+            ("JP2 header without codestream", jp2(codestream: nil, declaring: (64, 64, 3))),
+        ]
+        for (name, bytes) in cases {
+            XCTAssertThrowsError(try JPEG2000Layout(parsing: bytes), name) { error in
+                guard case .malformed(file: "DG2", _) = error as? ChipError else { return XCTFail("\(name): \(error)") }
+            }
+        }
+    }
+
+    func testLayoutReadsThePaletteAndALastTilePartOfLengthZero() throws {
+        let codestream = CodestreamBuilder(width: 64, height: 48, components: 1)
+        let palette = box(
+            "pclr", be16(2) + [200] + [UInt8](repeating: 7, count: 200) + [UInt8](repeating: 0, count: 400))
+        let ihdr = box("ihdr", be32(48) + be32(64) + be16(1) + [7, 7, 0, 0])
+        let file = signature + box("jp2h", ihdr + palette) + box("jp2c", codestream.bytes)
+        XCTAssertEqual(try JPEG2000Layout(parsing: file).paletteChannels, 200)
+        var open = codestream
+        open.tilePartLength = 0
+        XCTAssertEqual(try JPEG2000Layout(parsing: open.bytes).tileCount, 1)
+    }
+
+    /// Seeded mutations of the real images (bytes overwritten with extremes, 0xFF inserted, cut short): each
+    /// parse returns or throws, quickly.
+    func testMutatedImagesNeverTrap() {
+        var state: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        let extremes: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]
+        let originals: [(FaceImage.Format, [UInt8])] = [
+            (.jpeg, ImageFixture.jpegFace), (.jpeg, ImageFixture.progressiveJPEG),
+            (.jpeg2000, ImageFixture.jp2Face), (.jpeg2000, ImageFixture.greyCodestream),
+        ]
+        let started = ContinuousClock.now
+        for round in 0..<4_000 {
+            let (format, original) = originals[round % originals.count]
+            var bytes = original
+            for _ in 0...next(4) {
+                // Mostly in the headers, where the lengths and sizes are.
+                let reach = min(bytes.count, 200)
+                switch next(3) {
+                case 0: bytes[next(reach)] = extremes[next(extremes.count)]
+                case 1: bytes.insert(0xFF, at: next(reach))
+                default: bytes.removeLast(next(max(1, bytes.count / 2)))
+                }
+            }
+            _ = try? ImageHeader(parsing: bytes, format: format)
+            if format == .jpeg2000 { _ = try? JPEG2000Layout(parsing: bytes) }
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+    }
+
+    // MARK: Helpers
+
+    private func header(_ width: Int, _ height: Int, _ components: Int) -> ImageHeader {
+        ImageHeader(width: width, height: height, components: components)
+    }
+
+    private func assertMalformed(
+        _ bytes: [UInt8], _ format: FaceImage.Format, _ name: String, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try ImageHeader(parsing: bytes, format: format), name, line: line) { error in
+            guard case .malformed(file: "DG2", _) = error as? ChipError else {
+                return XCTFail("\(name): \(error)", line: line)
+            }
+        }
+    }
+
+    /// SOF or DHP content: P(1) Y(2) X(2) Nf(1), then Ci Hi/Vi Tqi for each component.
+    private func frame(_ width: Int, _ height: Int, _ components: Int) -> [UInt8] {
+        [8] + be16(height) + be16(width) + [UInt8(components)]
+            + (0..<components).flatMap { [UInt8($0 + 1), 0x11, 0] }
+    }
+
+    private func jpegSegment(_ marker: UInt8, _ content: [UInt8]) -> [UInt8] {
+        [0xFF, marker] + be16(content.count + 2) + content
+    }
+
+    private let signature: [UInt8] = [0, 0, 0, 12] + Array("jP  ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]
+
+    private func jp2(codestream: [UInt8]?, declaring size: (width: Int, height: Int, components: Int)) -> [UInt8] {
+        let ihdr = box("ihdr", be32(size.height) + be32(size.width) + be16(size.components) + [7, 7, 0, 0])
+        let colour = box("colr", [1, 0, 0] + be32(size.components >= 3 ? 16 : 17))
+        return signature + box("ftyp", Array("jp2 ".utf8) + be32(0) + Array("jp2 ".utf8)) + box("jp2h", ihdr + colour)
+            + (codestream.map { box("jp2c", $0) } ?? [])
+    }
+
+    private func patched(_ bytes: [UInt8], at offset: Int, _ replacement: [UInt8]) -> [UInt8] {
+        var result = bytes
+        result.replaceSubrange(offset..<(offset + replacement.count), with: replacement)
+        return result
+    }
+}
+
+/// A JPEG 2000 codestream's markers, with a token tile-part: enough for a header parser and a layout scan.
+private struct CodestreamBuilder {
+    var width: Int
+    var height: Int
+    var components = 3
+    var offset = (x: 0, y: 0)
+    var tile: (width: Int, height: Int)?
+    var subsampling: UInt8 = 1
+    /// Decomposition levels of the main COD, or nil for none.
+    var levels: Int? = 5
+    var codeBlockExponents = (width: 6, height: 6)
+    var precinctExponents: [(x: Int, y: Int)]?
+    var mainMarkers: [UInt8] = []
+    var tilePartMarkers: [UInt8] = []
+    /// Psot, or nil for the tile-part's real length.
+    var tilePartLength: Int?
+    var trailer: [UInt8] = [0xFF, 0xD9]
+
+    init(
+        width: Int, height: Int, components: Int = 3, offset: (x: Int, y: Int) = (0, 0),
+        tile: (width: Int, height: Int)? = nil, subsampling: UInt8 = 1,
+        codeBlockExponents: (width: Int, height: Int) = (6, 6), precinctExponents: [(x: Int, y: Int)]? = nil
+    ) {
+        self.width = width
+        self.height = height
+        self.components = components
+        self.offset = offset
+        self.tile = tile
+        self.subsampling = subsampling
+        self.codeBlockExponents = codeBlockExponents
+        self.precinctExponents = precinctExponents
+    }
+
+    var bytes: [UInt8] {
+        let tileSize = tile ?? (width, height)
+        var siz = be16(0) + be32(width) + be32(height) + be32(offset.x) + be32(offset.y)
+        siz += be32(tileSize.width) + be32(tileSize.height) + be32(0) + be32(0) + be16(components)
+        for _ in 0..<components { siz += [7, subsampling, subsampling] }
+        var main: [UInt8] = [0xFF, 0x4F, 0xFF, 0x51] + be16(siz.count + 2) + siz
+        if let levels {
+            main += cod(levels: levels, codeBlockExponents: codeBlockExponents, precincts: precinctExponents)
+        }
+        main +=
+            [0xFF, 0x5C] + be16(3 + 3 * (levels ?? 0) + 1) + [0x40]
+            + [UInt8](repeating: 0x48, count: 3 * (levels ?? 0) + 1)
+        main += mainMarkers
+        let data: [UInt8] = [0x80, 0x80, 0x80, 0x80]
+        let partLength = tilePartLength ?? 12 + tilePartMarkers.count + 2 + data.count
+        let tilePart =
+            [0xFF, 0x90] + be16(10) + be16(0) + be32(partLength) + [0, 1] + tilePartMarkers + [0xFF, 0x93] + data
+        return main + tilePart + trailer
+    }
+}
+
+/// A COD segment: Scod, progression, one layer, MCT, then SPcod (precinct sizes when given).
+private func cod(levels: Int, codeBlockExponents: (width: Int, height: Int), precincts: [(x: Int, y: Int)]? = nil)
+    -> [UInt8]
+{
+    let flags: UInt8 = precincts == nil ? 0 : 1
+    let content = [flags, 0] + be16(1) + [0] + spcod(levels, codeBlockExponents, precincts)
+    return [0xFF, 0x52] + be16(content.count + 2) + content
+}
+
+/// A COC segment for one of fewer than 257 components.
+private func coc(component: Int, levels: Int, codeBlockExponents: (width: Int, height: Int)) -> [UInt8] {
+    let content = [UInt8(component), 0] + spcod(levels, codeBlockExponents, nil)
+    return [0xFF, 0x53] + be16(content.count + 2) + content
+}
+
+private func spcod(_ levels: Int, _ block: (width: Int, height: Int), _ precincts: [(x: Int, y: Int)]?) -> [UInt8] {
+    [UInt8(levels), UInt8(block.width - 2), UInt8(block.height - 2), 0, 0]
+        + (precincts ?? []).map { UInt8($0.y << 4 | $0.x) }
+}
+
+private func box(_ type: String, _ content: [UInt8]) -> [UInt8] {
+    be32(content.count + 8) + Array(type.utf8) + content
+}
+
+private func be16(_ value: Int) -> [UInt8] {
+    [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+}
+private func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
+private func be64(_ value: UInt64) -> [UInt8] { be32(Int(value >> 32)) + be32(Int(value & 0xFFFF_FFFF)) }
+
+/// Small real images, as Pillow 9.4 (with OpenJPEG 2.5 and libjpeg-turbo) wrote them.
+private enum ImageFixture {
+    /// 20 × 16 colour gradient, baseline JPEG.
+    static let jpegFace = bytes(
+        hex: """
+            ffd8ffe000104a46494600010100000100010000ffdb0043001b12141714111b1716171e1c1b2028422b28252528513a3d3042605565645f
+            555d5b6a7899816a7190735b5d85b586909ea3abadab6780bcc9baa6c799a8aba4ffdb0043011c1e1e2823284e2b2b4ea46e5d6ea4a4a4a4
+            a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4ffc00011080010001403
+            012200021101031101ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b510000201030302040305
+            0504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a2526272829
+            2a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a9293949596979899
+            9aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9
+            faffc4001f0100030101010101010101010000000000000102030405060708090a0bffc400b5110002010204040304070504040001027700
+            0102031104052131061241510761711322328108144291a1b1c109233352f0156272d10a162434e125f11718191a262728292a3536373839
+            3a434445464748494a535455565758595a636465666768696a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6
+            a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c030100
+            02110311003f00cc8edbdaacc76ded57a3b6f6ab51db7b539d733c3e24cf5b6e3a515b0b6dc74a2b0f6e7aab13a1ffd9
+            """)
+
+    /// 9 × 7 grey, baseline JPEG.
+    static let greyJPEG = bytes(
+        hex: """
+            ffd8ffe000104a46494600010100000100010000ffdb0043001b12141714111b1716171e1c1b2028422b28252528513a3d3042605565645f
+            555d5b6a7899816a7190735b5d85b586909ea3abadab6780bcc9baa6c799a8aba4ffc0000b080007000901011100ffc4001f000001050101
+            0101010100000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d010203000411051221314106
+            13516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a535455
+            565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9ba
+            c2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffda0008010100003f00a9457fffd9
+            """)
+
+    /// 24 × 10 colour gradient, progressive JPEG (SOF2).
+    static let progressiveJPEG = bytes(
+        hex: """
+            ffd8ffe000104a46494600010100000100010000ffdb004300281c1e231e19282321232d2b28303c64413c37373c7b585d4964918099968f
+            808c8aa0b4e6c3a0aadaad8a8cc8ffcbdaeef5ffffff9bc1fffffffaffe6fdfff8ffdb0043012b2d2d3c353c76414176f8a58ca5f8f8f8f8
+            f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8ffc2001108000a001803
+            012200021101031101ffc40017000003010000000000000000000000000000020304ffc40016010101010000000000000000000000000003
+            0102ffda000c0301000210031000000193d9e1c4d265ff00ffc400161001010100000000000000000000000000120020ffda000801010001
+            0502318e3fffc400161101010100000000000000000000000000010200ffda0008010301013f019b716effc4001711010003000000000000
+            0000000000000000010212ffda0008010201013f019b34ffc40014100100000000000000000000000000000020ffda0008010100063f025f
+            ffc4001510010100000000000000000000000000000001ffda0008010100013f218c63111fffda000c03010002000300000010ec1fffc400
+            1511010100000000000000000000000000000011ffda0008010301013f10081fffc4001511010100000000000000000000000000000100ff
+            da0008010201013f105977ffc40017100003010000000000000000000000000000015161ffda0008010100013f10c0c0c0450450450fffd9
+            """)
+
+    /// 48 × 64 colour gradient, JP2, five decomposition levels.
+    static let jp2Face = bytes(
+        hex: """
+            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a70326800000016696864720000004000000030
+            0003070700000000000f636f6c72010000000000100000015b6a703263ff4fff51002f000000000030000000400000000000000000000000
+            300000004000000000000000000003070101070101070101ff52000c00000001000504040000ff5c002342772076f076f076c06f006f006e
+            e067506750676850055005504757d357d35762ff640025000143726561746564206279204f70656e4a5045472076657273696f6e20322e35
+            2e30ff90000a0000000000c40001ff93c7f6070915608fcb16c2c7f6080679428e4166843f80c07de060087fbfa1fc03800b3e199b064847
+            80c1f906001cf8b2e5384076eb2168e749a07de1e0037783d4b2fcadec4047aa8e92ff7f80c0fb04c02c5b118ccaa4deb44510211b6eff72
+            9bba55d6a03e91e03363bb2c846583381a5525662bdc4f80c0f988004b2603c362afaaf4c70c0b52b35f382da03e41c090e62a89f54c4629
+            8aa148f6ff7f80c03e11c082dde9d970e13ba01f08e0d7684aa3fe1bd880ffd9
+            """)
+
+    /// 33 × 17 grey, bare codestream.
+    static let greyCodestream = bytes(
+        hex: """
+            ff4fff510029000000000021000000110000000000000000000000210000001100000000000000000001070101ff52000c00000001000404
+            040001ff5c00104040484850484850484850484850ff640025000143726561746564206279204f70656e4a5045472076657273696f6e2032
+            2e352e30ff90000a00000000001a0001ff93cfb41401d5bad3a680808080ffd9
+            """)
+
+    /// 3000 × 2000, red left of x = 1536 and blue right of it, JP2.
+    static let largeTwoToneJP2 = bytes(
+        hex: """
+            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a7032680000001669686472000007d000000bb8
+            0003070700000000000f636f6c7201000000000010000003236a703263ff4fff51002f000000000bb8000007d0000000000000000000000b
+            b8000007d000000000000000000003070101070101070101ff52000c00000001000504040000ff5c002342772076f076f076c06f006f006e
+            e067506750676850055005504757d357d35762ff640025000143726561746564206279204f70656e4a5045472076657273696f6e20322e35
+            2e30ff90000a00000000028c0001ff93e3ce97f9848014005caf14f5037d93e6795f93bf5823920088a70a04da62c813698b204da62c8136
+            98b204da62c813698b204da62c813698b204da62c813698b204da62c813698b204da62c81361a5439c115054afff7dd0435ee3f30afcc240
+            115054afff7fe439dbe3115054afff7dd0435ee3f1f5bff195115054af14f5037d93e6795f93bf5822810088a70a04da62c813698b204da6
+            2c813698b204da62c813698b204da62c813698b204da62c813698b204da62c813698b204da62c813622d44d3470200cb1406121092046121
+            2fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e05184
+            84368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb
+            9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210d
+            a0861212f446bb0186120b801e1212faf998005001e0b1e000088030a0f00004401850780002200c283c00011006141e000088030a0f0000
+            4401850780002200c283c00011006141e000088030a0f00004401850780002200c283c00011006141e000088030a0f00004401287b00570e
+            14005cafff7dd0ef0fd7800000000000309097ff60e0d4009c66a0191c3fff7f80e0d4009c3b9f991c3fff7fe83a9352008b5ea0191c3fff
+            7ff38b5ea0191c3fff7ffe80e83a9352008b339f991c3fff7ff38b339f991c3fff7ffeec3ca653cac800ad7201bfd9ad7201bfd9ad7201bf
+            d9ad7201bf80ec3ca653cac800ad47013fd9ad47013fd9ad47013fd9ad47013f808080808080ffd9
+            """)
+
+    static func bytes(hex: String) -> [UInt8] {
+        let digits = hex.compactMap { $0.hexDigitValue }
+        return stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(digits[$0] << 4 | digits[$0 + 1]) }
+    }
+}
