@@ -12,7 +12,13 @@ let package = Package(
             name: "GBGBridgeFuzz",
             dependencies: [.product(name: "GBGBridge", package: rootPackageIdentity)],
             path: "Sources/GBGBridgeFuzz"
-        )
+        ),
+        // One binary for every chip file parser; CHIP_FUZZ_TARGET picks the parser.
+        .executableTarget(
+            name: "EMRTDFuzz",
+            dependencies: [.product(name: "EMRTD", package: rootPackageIdentity)],
+            path: "Sources/EMRTDFuzz"
+        ),
     ]
 )
 

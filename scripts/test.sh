@@ -72,8 +72,9 @@ stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb
 stage "capture dialog and chip-reading window: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
-# 30 s of new inputs keeps the suite within its time budget; run scripts/fuzz.sh alone for longer.
-stage "fuzz: corpus replay + 30 s run" env FUZZ_SECONDS=30 scripts/fuzz.sh
+# 30 s of new inputs for the JSON target and 8 s for each chip parser keep the suite within its
+# time budget; run scripts/fuzz.sh alone for longer (docs/fuzzing.md).
+stage "fuzz: corpus replay, JSON 30 s, each chip parser 8 s" env FUZZ_SECONDS=30 FUZZ_CHIP_SECONDS=8 scripts/fuzz.sh
 if [ $skip_camera_vm = 1 ]; then skip "camera tests in the vivid VM" "--skip-camera-vm"
 else stage "camera tests in the vivid VM" scripts/camera-vm-test.sh --no-build; fi
 if [ $skip_install_test = 1 ]; then skip ".deb build, lintian and install test" "--skip-install-test"

@@ -9,7 +9,9 @@ public enum ChipFileParser: String, CaseIterable, Sendable {
     case common
     /// DG1: the MRZ (5F1F) split into fields.
     case dg1
-    /// DG2: the first face image, then its width, height and components from the image header.
+    /// DG2: the first face image, its width, height and components from the image header, then for
+    /// JPEG 2000 the layout a decoder would set up (tiles, code blocks, precincts), as checked before
+    /// any decoding.
     case dg2
     /// DG11: additional personal details.
     case dg11
@@ -54,6 +56,7 @@ public enum ChipFileParser: String, CaseIterable, Sendable {
         case .dg2:
             let face = try FaceImage(dataGroup2: bytes)
             _ = try ImageHeader(parsing: face.bytes, format: face.format)
+            if face.format == .jpeg2000 { _ = try JPEG2000Layout(parsing: face.bytes) }
         case .dg11:
             _ = try AdditionalDetails(dataGroup11: bytes)
         case .dg12:
