@@ -94,10 +94,24 @@ final class JourneyRun: BridgeHostDelegate {
                     tr("kiosk: {reason}; the session was wiped and the journey started again", ["reason": reason]))
             }
         }
-        window.transport.onNavigationRefused = { uri in
-            ShellOutput.warning(
-                tr("refused to navigate to {url}: its origin is not allowed (see --allow-origin)", ["url": uri]))
+        window.transport.onNavigationRefused = { [unowned window] uri in
+            if window.transport.originPolicy.allows(urlString: uri) {
+                // Only a new window (window.open, target=_blank) is refused on an allowed origin.
+                ShellOutput.warning(
+                    tr("refused to open {url} in a new window: the journey has only its own window", ["url": uri]))
+            } else if window.isKioskMode {
+                ShellOutput.warning(
+                    tr(
+                        "kiosk: dropped a navigation to {url}: its origin is not allowed, and a kiosk opens no browser (see --allow-origin)",
+                        ["url": uri]))
+            } else {
+                ShellOutput.warning(
+                    tr("refused to navigate to {url}: its origin is not allowed (see --allow-origin)", ["url": uri]))
+            }
         }
+        window.onPageDialogRefused = { kind in ShellOutput.warning(Self.refusal(of: kind)) }
+        window.downloadsDirectory = windowSettings.downloadsDirectory
+        window.onDownload = { download in Self.report(download) }
         window.onClosed = { [unowned self] in
             finish(settings.exitOn.map { ShellExit.closedBeforeExitEvent(action: $0) } ?? .windowClosed)
         }
@@ -143,6 +157,42 @@ final class JourneyRun: BridgeHostDelegate {
             finish(.windowClosed)
         }
         self.automation = automation
+    }
+
+    // MARK: What the page asked for
+
+    private static func refusal(of dialog: PageDialogKind) -> String {
+        switch dialog {
+        case .fileChooser: tr("kiosk: refused the file chooser the page asked for (<input type=file>)")
+        case .print: tr("kiosk: refused the print dialog the page asked for (window.print())")
+        case .colorChooser: tr("kiosk: refused the colour chooser the page asked for (<input type=color>)")
+        }
+    }
+
+    /// One line on stderr for each download the page started.
+    private static func report(_ download: JourneyDownload) {
+        let name = download.suggestedFilename.isEmpty ? tr("a file") : download.suggestedFilename
+        // A data: URL carries the file itself: name its type only.
+        var url = download.url
+        if url.hasPrefix("data:"), let comma = url.firstIndex(of: ",") { url = String(url[...comma]) + "…" }
+        if url.count > 200 { url = String(url.prefix(200)) + "…" }
+        switch download.outcome {
+        case .refused:
+            ShellOutput.warning(
+                tr(
+                    "refused a download of {name} from {url}: nothing was written (--downloads names a folder for downloads)",
+                    ["name": name, "url": url]))
+        case .saved(let path, let bytes):
+            ShellOutput.note(
+                tr(
+                    "saved a download of {name} from {url} as {path} ({bytes} bytes)",
+                    ["name": name, "url": url, "path": path, "bytes": String(bytes)]))
+        case .failed(let reason):
+            ShellOutput.warning(
+                tr(
+                    "a download of {name} from {url} failed, nothing of it was kept: {reason}",
+                    ["name": name, "url": url, "reason": reason]))
+        }
     }
 
     // MARK: Captures

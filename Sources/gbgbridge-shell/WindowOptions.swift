@@ -23,9 +23,15 @@ struct WindowOptions: ParsableArguments {
             valueName: "host=pem"))
     var trustedCertificates: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Save the files the journey downloads in this existing folder, each under a new name (never over an existing file). Without it every download is refused and nothing is written.",
+            valueName: "dir"))
+    var downloads: String?
+
     @Flag(
         help:
-            "Kiosk mode: fullscreen, no context menu, inspector or navigation keys; the window cannot be closed (see --kiosk-exit-key); the session is wiped and the journey starts again after journey.complete, after --idle-reset and after a web-process crash."
+            "Kiosk mode: fullscreen, no context menu, inspector or navigation keys; nothing leaves it (no browser, file chooser or print dialog, no minimising); the window cannot be closed (see --kiosk-exit-key); the session is wiped and the journey starts again after journey.complete, after --idle-reset and after a web-process crash."
     )
     var kiosk = false
 
@@ -56,6 +62,7 @@ struct WindowOptions: ParsableArguments {
             throw ValidationError(tr("--idle-reset must be at least 5 seconds, not {value}.", ["value": "\(seconds)"]))
         }
         if let profile, profile.isEmpty { throw ValidationError(tr("--profile needs a directory.")) }
+        if let downloads, downloads.isEmpty { throw ValidationError(tr("--downloads needs a folder.")) }
         for entry in trustedCertificates {
             _ = try TrustedCertificate(argument: entry)
         }
@@ -104,6 +111,8 @@ struct WindowSettings {
     var profileDirectory: String?
     var trustedCertificates: [TrustedCertificate] = []
     var kiosk: KioskConfiguration?
+    /// `--downloads`, absolute, or `nil`: every download is refused.
+    var downloadsDirectory: String?
 
     init() {}
 
@@ -119,6 +128,9 @@ struct WindowSettings {
             }
             profileDirectory = absolute
         }
+        if let downloads = options.downloads {
+            downloadsDirectory = try Self.downloadsFolder(downloads)
+        }
         do {
             trustedCertificates = try options.trustedCertificates.map { (entry) throws(ValidationError) in
                 try TrustedCertificate(argument: entry)
@@ -131,6 +143,25 @@ struct WindowSettings {
                 exitAccelerator: options.kioskExitKey,
                 idleReset: options.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         }
+    }
+
+    /// The `--downloads` folder made absolute (symlinks resolved): it must exist and be writable.
+    private static func downloadsFolder(_ path: String) throws(ShellExit) -> String {
+        let absolute = OutputPaths.resolved(path)
+        var info = stat()
+        guard stat(absolute, &info) == 0 else {
+            throw .usage(tr("--downloads: the folder {path} does not exist (create it first)", ["path": path]))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .usage(tr("--downloads: {path} is not a folder", ["path": path]))
+        }
+        guard access(absolute, W_OK | X_OK) == 0 else {
+            throw .usage(
+                tr(
+                    "--downloads: cannot write in the folder {path} ({reason})",
+                    ["path": path, "reason": String(cString: strerror(errno))]))
+        }
+        return absolute
     }
 
     /// `mkdir -p` with mode 0700 (the profile holds cookies); true when `path` is a directory afterwards.

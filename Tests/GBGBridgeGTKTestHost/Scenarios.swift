@@ -35,6 +35,7 @@ enum Scenarios {
         "error-page": Scenario(body: errorPage),
         "context-menu": Scenario(body: contextMenu),
         "kiosk": Scenario(body: kiosk),
+        "kiosk-windows": Scenario(body: kioskWindows),
         "app-focus": Scenario(body: applicationFocus),
         "embedder-callbacks": Scenario(body: embedderCallbacks),
         "web-camera": Scenario(body: webCamera),

@@ -15,13 +15,15 @@ struct TransportScenarioTests {
             "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
             "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
-            "error-page", "context-menu", "kiosk", "app-focus", "embedder-callbacks", "web-camera", "web-camera-ask",
+            "error-page", "context-menu", "kiosk", "kiosk-windows", "app-focus", "embedder-callbacks", "web-camera",
+            "web-camera-ask",
         ])
     func scenario(_ name: String) async throws {
         // The lifecycle scenario checks focus events: on a shared display, windows that other
         // test suites open at the same time take the focus away, so it gets a display of its own.
         let run = try await TestHost.run(
-            scenario: name, ownDisplay: ["lifecycle", "app-focus", "kiosk", "context-menu"].contains(name))
+            scenario: name,
+            ownDisplay: ["lifecycle", "app-focus", "kiosk", "kiosk-windows", "context-menu"].contains(name))
         #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
         #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")
     }

@@ -193,6 +193,11 @@ struct JourneyWindowTests {
             (["--kiosk", "--kiosk-exit-key", "q"], "not a usable GTK accelerator"),
             (["--kiosk", "--kiosk-exit-key", "<Control>nosuchkey"], "not a usable GTK accelerator"),
             (["--kiosk", "--idle-reset", "1"], "--idle-reset must be at least 5 seconds"),
+            (
+                ["--downloads", "/nonexistent/downloads"],
+                "--downloads: the folder /nonexistent/downloads does not exist"
+            ),
+            (["--downloads", "/etc/hostname"], "--downloads: /etc/hostname is not a folder"),
             (["--trust-certificate", "/etc/hostname"], "takes HOST=PEM"),
             (["--trust-certificate", "journey.test=/nonexistent/cert.pem"], "no such file"),
             (
@@ -211,7 +216,9 @@ struct JourneyWindowTests {
     @Test("--help lists the window options")
     func help() throws {
         let help = try ShellRun.run(["--help"], scratch: scratch)
-        for option in ["--profile", "--trust-certificate", "--kiosk", "--kiosk-exit-key", "--idle-reset"] {
+        for option in [
+            "--profile", "--trust-certificate", "--kiosk", "--kiosk-exit-key", "--idle-reset", "--downloads",
+        ] {
             #expect(help.stdout.contains(option), "--help lacks \(option)")
         }
     }

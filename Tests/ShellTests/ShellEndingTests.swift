@@ -111,12 +111,22 @@ enum WindowCloser {
 
     /// Builds the helper into `directory`; returns its path.
     static func build(in directory: URL) throws -> String {
-        let output = directory.appendingPathComponent("close-window").path
-        let result = try runTool("/usr/bin/env", ["cc", "-o", output, ShellRun.fixture("close-window.c"), "-lX11"])
+        try buildHelper("close-window", in: directory)
+    }
+
+    /// Builds `Fixtures/<name>.c` (an Xlib client) into `directory`; returns its path.
+    static func buildHelper(_ name: String, in directory: URL) throws -> String {
+        let output = directory.appendingPathComponent(name).path
+        let result = try runTool("/usr/bin/env", ["cc", "-o", output, ShellRun.fixture("\(name).c"), "-lX11"])
         guard result.status == 0 else {
-            throw ShellRun.RunError(description: "cc could not build close-window: \(result.output)")
+            throw ShellRun.RunError(description: "cc could not build \(name): \(result.output)")
         }
         return output
+    }
+
+    /// Runs a helper built by ``buildHelper(_:in:)``; its status and output.
+    static func run(_ helper: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try runTool(helper, arguments)
     }
 
     /// The display (`:N`) of the Xvfb that `--headless` started as a child of `parent`: the

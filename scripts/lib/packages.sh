@@ -8,8 +8,9 @@ BUILD_PACKAGES=(
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
     libpcsclite-dev libssl-dev libopenjp2-7-dev gettext
 )
-# Display-less runs of the shell.
-XVFB_PACKAGES=(xvfb xauth)
+# Display-less runs of the shell, and a window manager for the tests whose behaviour depends on one
+# (a kiosk window iconified by the window manager; started only by those tests).
+XVFB_PACKAGES=(xvfb xauth openbox)
 # The virtual passport: a private pcscd with the vpcd driver, and the chip's Python modules
 # (python3-cryptography makes the forged passports' certificates).
 VIRTUAL_PASSPORT_PACKAGES=(

@@ -56,6 +56,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         return false
     }
 
+    /// Whether a refused navigation to an origin off the allowlist goes to ``openExternally``
+    /// (the default); when `false` it is only dropped and reported. Kiosk mode turns it off.
+    public var handsRefusedNavigationToBrowser = true
     /// Opens a refused URL outside the journey; by default in the user's browser (http and https only).
     public var openExternally: @MainActor (String) -> Void = { uri in
         guard uri.hasPrefix("https://") || uri.hasPrefix("http://") else { return }
@@ -426,7 +429,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private func noteRefused(_ uri: String) {
         refusedNavigationCount += 1
         onNavigationRefused?(uri)
-        if !originPolicy.allows(urlString: uri) { openExternally(uri) }
+        if handsRefusedNavigationToBrowser, !originPolicy.allows(urlString: uri) { openExternally(uri) }
     }
 
     // MARK: Setup and teardown

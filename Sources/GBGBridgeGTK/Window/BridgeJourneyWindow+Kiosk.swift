@@ -67,10 +67,17 @@ extension BridgeJourneyWindow {
     /// - the window manager cannot close it; only `configuration.exitAccelerator` can (or nothing);
     /// - after ``journeyDidComplete()`` or `configuration.idleReset` without input, the session
     ///   is wiped (``resetSession(reason:)``) and the journey starts again at ``url``;
-    /// - a web-process crash restarts the journey the same way, with a notice.
+    /// - a web-process crash restarts the journey the same way, with a notice;
+    /// - nothing leaves it: a refused navigation or new window is dropped, not handed to the
+    ///   browser; the page's file chooser, print dialog and colour chooser are refused
+    ///   (``refusesPageDialogs``); no window of the process can be minimised, and one iconified
+    ///   anyway restores itself.
     public func enterKioskMode(_ configuration: KioskConfiguration) {
         guard let window, let webView else { return }
+        let wasKiosk = kiosk != nil
         kiosk = configuration
+        transport.handsRefusedNavigationToBrowser = false
+        refusesPageDialogs = true
         let settings = webkit_web_view_get_settings(webView)
         webkit_settings_set_enable_developer_extras(settings, 0)
         webkit_settings_set_enable_page_cache(settings, 0)
@@ -89,6 +96,7 @@ extension BridgeJourneyWindow {
             gtk_window_move(window, area.x, area.y)
             gtk_window_resize(window, area.width, area.height)
         }
+        if !wasKiosk { KioskWindowGuard.kioskWindowOpened() }
         kioskState.lastInput = .now
         scheduleIdleCheck()
     }

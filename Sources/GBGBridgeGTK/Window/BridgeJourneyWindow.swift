@@ -119,6 +119,10 @@ public final class BridgeJourneyWindow {
     var isResetting = false
     /// How the page's permission requests are answered, and what is waiting for the person.
     var permissionState = WebPermissionState()
+    /// Whether the page's file chooser, print and colour dialogs are refused, and who hears of it.
+    var pageDialogState = PageDialogState()
+    /// Where downloads go (nowhere by default), and who hears of them.
+    var downloadState = DownloadState()
 
     /// Creates the window (not yet shown) and starts loading `url`.
     ///
@@ -181,12 +185,16 @@ public final class BridgeJourneyWindow {
         self.transport = BridgeWebViewConfigurator.transport(of: webView)!
         connect(window: window, webView: webView)
         installWebPermissions(webView)
+        installPageDialogs(webView)
+        installDownloadPolicy(webView)
         updateTitle()
         applyPreferredLanguages()
         load()
     }
 
     isolated deinit {
+        // Still open: the destroy below runs after the handlers are gone.
+        if kiosk != nil, window != nil { KioskWindowGuard.kioskWindowClosed() }
         denyPendingPermissions()
         signals.disconnectAll()
         if let reloadDialog { gtk_widget_destroy(reloadDialog) }
@@ -685,6 +693,7 @@ public final class BridgeJourneyWindow {
     }
 
     private func windowDestroyed() {
+        if kiosk != nil { KioskWindowGuard.kioskWindowClosed() }
         denyPendingPermissions()
         signals.disconnectAll()
         kioskState.idleTask?.cancel()
