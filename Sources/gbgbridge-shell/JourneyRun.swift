@@ -62,8 +62,16 @@ final class JourneyRun: BridgeHostDelegate {
         window.defaultTitle = DesktopIdentity.applicationName
         window.developerExtrasEnabled = settings.inspector
         window.onLoadFailed = { [unowned self] failure in
-            // Nobody at the keyboard: fail at once. A person gets the error page and its Retry button.
-            if settings.isUnattended {
+            // A kiosk never gives up: the public sees a calm page while the window tries again by
+            // itself; the detail is for the operator. Nobody at the keyboard: fail at once. A person
+            // gets the error page and its Retry button.
+            if windowSettings.kiosk != nil {
+                let seconds = (self.window?.nextAutomaticRetryDelay).map { Self.format(Self.seconds(of: $0)) } ?? "?"
+                ShellOutput.warning(
+                    tr(
+                        "kiosk: could not load the journey {url}: {message}; trying again in {seconds} s",
+                        ["url": failure.url, "message": failure.message, "seconds": seconds]))
+            } else if settings.isUnattended {
                 finish(
                     .journeyFailed(
                         tr(
@@ -420,6 +428,11 @@ final class JourneyRun: BridgeHostDelegate {
         if let failure {
             ShellOutput.warning(tr("no screenshot written to {path}: {reason}", ["path": path, "reason": failure]))
         }
+    }
+
+    /// `duration` in seconds, to a tenth.
+    private static func seconds(of duration: Duration) -> Double {
+        ((Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) * 10).rounded() / 10
     }
 
     private static func format(_ seconds: Double) -> String {

@@ -49,9 +49,28 @@ struct WindowOptions: ParsableArguments {
             valueName: "seconds"))
     var idleReset: Double?
 
+    @Option(
+        name: .customLong("kiosk-complete-delay"),
+        help: ArgumentHelp(
+            "With --kiosk, how many seconds the journey's last screen stays after journey.complete before the session is wiped (1 to 600; default 10).",
+            valueName: "seconds"))
+    var kioskCompleteDelay: Double?
+
+    /// How long the last screen stays after `journey.complete` without `--kiosk-complete-delay`:
+    /// time for a person to read a confirmation.
+    static let defaultKioskCompleteDelay = 10.0
+    /// The range `--kiosk-complete-delay` accepts, in seconds.
+    static let kioskCompleteDelayRange = 1.0...600.0
+
     func validate() throws {
         if !kiosk, kioskExitKey != nil { throw ValidationError(tr("--kiosk-exit-key needs --kiosk.")) }
         if !kiosk, idleReset != nil { throw ValidationError(tr("--idle-reset needs --kiosk.")) }
+        if !kiosk, kioskCompleteDelay != nil { throw ValidationError(tr("--kiosk-complete-delay needs --kiosk.")) }
+        if let seconds = kioskCompleteDelay, !Self.kioskCompleteDelayRange.contains(seconds) {
+            throw ValidationError(
+                tr(
+                    "--kiosk-complete-delay must be between 1 and 600 seconds, not {value}.", ["value": "\(seconds)"]))
+        }
         if let key = kioskExitKey, KioskConfiguration.parseAccelerator(key) == nil {
             throw ValidationError(
                 tr(
@@ -141,7 +160,9 @@ struct WindowSettings {
         if options.kiosk {
             kiosk = KioskConfiguration(
                 exitAccelerator: options.kioskExitKey,
-                idleReset: options.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+                idleReset: options.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+                resetDelayAfterCompletion: .milliseconds(
+                    Int64(((options.kioskCompleteDelay ?? WindowOptions.defaultKioskCompleteDelay) * 1000).rounded())))
         }
     }
 

@@ -193,6 +193,10 @@ struct JourneyWindowTests {
             (["--kiosk", "--kiosk-exit-key", "q"], "not a usable GTK accelerator"),
             (["--kiosk", "--kiosk-exit-key", "<Control>nosuchkey"], "not a usable GTK accelerator"),
             (["--kiosk", "--idle-reset", "1"], "--idle-reset must be at least 5 seconds"),
+            (["--kiosk-complete-delay", "10"], "--kiosk-complete-delay needs --kiosk"),
+            (["--kiosk", "--kiosk-complete-delay", "0"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
+            (["--kiosk", "--kiosk-complete-delay", "601"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
+            (["--kiosk", "--kiosk-complete-delay", "nan"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
             (
                 ["--downloads", "/nonexistent/downloads"],
                 "--downloads: the folder /nonexistent/downloads does not exist"
@@ -218,6 +222,7 @@ struct JourneyWindowTests {
         let help = try ShellRun.run(["--help"], scratch: scratch)
         for option in [
             "--profile", "--trust-certificate", "--kiosk", "--kiosk-exit-key", "--idle-reset", "--downloads",
+            "--kiosk-complete-delay",
         ] {
             #expect(help.stdout.contains(option), "--help lacks \(option)")
         }

@@ -51,6 +51,8 @@ struct KioskState {
     var pendingReset: Task<Void, Never>?
     var crashesSinceLoad = 0
     var resetCount = 0
+    /// The `WebKitWebsiteDataTypes` WebKit still reported after the last wipe (0: none).
+    var dataLeftByLastWipe: UInt32 = 0
     var blankLoaded: (@MainActor () -> Void)?
 }
 
@@ -59,6 +61,9 @@ extension BridgeJourneyWindow {
     public var isKioskMode: Bool { kiosk != nil }
     /// How many times the session was wiped and the journey started again.
     public var sessionResetCount: Int { kioskState.resetCount }
+    /// The kinds of website data (a `WebKitWebsiteDataTypes` mask) WebKit still reported after
+    /// the last reset's wipe; 0 when nothing was left.
+    public var websiteDataLeftAfterReset: UInt32 { kioskState.dataLeftByLastWipe }
 
     /// Puts the window in kiosk mode, for good:
     /// - fullscreen (also without a window manager: the window covers the primary monitor and
@@ -116,10 +121,21 @@ extension BridgeJourneyWindow {
         }
     }
 
-    /// Wipes every trace of the session and starts the journey again at ``url``: the host is
-    /// reset (pending requests settled, captures cancelled), the page is replaced by a blank
-    /// one so it cannot write again, all website data of the web context is cleared (cookies,
-    /// storage, IndexedDB, caches, service workers, HSTS), and the journey is loaded afresh.
+    /// Wipes every trace of the session and starts the journey again at ``url``, without
+    /// waiting for the page:
+    /// 1. the host is reset (pending requests settled, captures cancelled);
+    /// 2. the web process is terminated, and with it everything the page holds in memory and
+    ///    anything that could hold the reset back: an open `alert()`, a `beforeunload` handler,
+    ///    a loop that never returns, the same in a cross-origin frame;
+    /// 3. all website data of the web context is cleared (cookies, localStorage, sessionStorage,
+    ///    IndexedDB, Cache Storage, the HTTP cache, service workers, HSTS, ITP);
+    /// 4. the journey origin's service worker registrations, which that clearing leaves in an
+    ///    ephemeral session's memory, are unregistered from a blank document, whose process is
+    ///    terminated in turn; the data is cleared again while WebKit still reports some
+    ///    (``KioskWipe/clearAll(_:)``);
+    /// 5. the journey is loaded afresh in a new web process.
+    ///
+    /// The web view's back-forward list is kept: WebKitGTK has no call to empty it.
     public func resetSession(reason: String) async {
         guard let webView, !isResetting else { return }
         isResetting = true
@@ -129,24 +145,12 @@ extension BridgeJourneyWindow {
         isJourneyInProgress = false
         host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
         hideNotice()
-
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            var resumed = false
-            let resume: @MainActor () -> Void = {
-                guard !resumed else { return }
-                resumed = true
-                continuation.resume()
-            }
-            kioskState.blankLoaded = resume
-            webkit_web_view_load_html(webView, "<!doctype html><title></title>", url.absoluteString)
-            Task { @MainActor in
-                try? await Task.sleep(for: .seconds(3))
-                resume()
-            }
-        }
-        kioskState.blankLoaded = nil
+        webkit_web_view_terminate_web_process(webView)
         if let context = webContext, let manager = webkit_web_context_get_website_data_manager(context) {
-            await Self.clearWebsiteData(manager)
+            await KioskWipe.clear(manager)
+            await unregisterServiceWorkers(webView)
+            webkit_web_view_terminate_web_process(webView)
+            kioskState.dataLeftByLastWipe = await KioskWipe.clearAll(manager)
         }
         kioskState.resetCount += 1
         kioskState.lastInput = .now
@@ -155,31 +159,38 @@ extension BridgeJourneyWindow {
         onSessionReset?(reason)
     }
 
-    /// Clears all website data of `manager`, whatever its age.
-    static func clearWebsiteData(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>) async {
+    /// Unregisters every service worker of the journey's origin, from a blank document of that
+    /// origin in a new web process: WebKit's clearing of website data leaves the registrations an
+    /// ephemeral session holds in memory. Gives up after 3 s; the caller terminates the process.
+    private func unregisterServiceWorkers(_ webView: UnsafeMutablePointer<WebKitWebView>) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let box = Unmanaged.passRetained(ClearCompletion { continuation.resume() }).toOpaque()
-            webkit_website_data_manager_clear(
-                manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil,
-                { source, result, data in
-                    let completion = Unmanaged<ClearCompletion>.fromOpaque(data!).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    _ = webkit_website_data_manager_clear_finish(gbg_website_data_manager(source), result, &error)
-                    if let error { g_error_free(error) }
-                    completion.done()
-                }, box)
+            var resumed = false
+            let resume: @MainActor () -> Void = {
+                guard !resumed else { return }
+                resumed = true
+                continuation.resume()
+            }
+            kioskState.blankLoaded = {
+                KioskWipe.unregisterServiceWorkers(in: webView, then: resume)
+            }
+            webkit_web_view_load_html(webView, "<!doctype html><title></title>", url.absoluteString)
+            Task { @MainActor in
+                try? await Task.sleep(for: .seconds(3))
+                resume()
+            }
         }
+        kioskState.blankLoaded = nil
+    }
+
+    /// A blank document loaded by a reset finished loading.
+    func kioskBlankLoaded() {
+        kioskState.blankLoaded?()
     }
 
     /// Called by the window's input handlers: keys, buttons, pointer motion, scrolling, touch.
     func noteUserInput() {
         kioskState.lastInput = .now
         kioskState.touchedSinceReset = true
-    }
-
-    /// A blank document used by a reset finished loading.
-    func kioskBlankLoaded() {
-        kioskState.blankLoaded?()
     }
 
     func kioskLoadFinished() {
@@ -228,9 +239,4 @@ extension BridgeJourneyWindow {
         }
         scheduleIdleCheck()
     }
-}
-
-private final class ClearCompletion: Sendable {
-    let done: @Sendable () -> Void
-    init(_ done: @escaping @Sendable () -> Void) { self.done = done }
 }

@@ -117,6 +117,11 @@ public final class BridgeJourneyWindow {
     var kioskState = KioskState()
     /// While a session reset is under way: loads are not reported.
     var isResetting = false
+    /// Kiosk mode's error page loads the journey again by itself, waiting longer after each failure.
+    private var automaticRetry = AutomaticRetrySchedule()
+    private var automaticRetryTask: Task<Void, Never>?
+    /// In kiosk mode, after a failed load: how long until the window loads the journey again by itself.
+    public private(set) var nextAutomaticRetryDelay: Duration?
     /// How the page's permission requests are answered, and what is waiting for the person.
     var permissionState = WebPermissionState()
     /// Whether the page's file chooser, print and colour dialogs are refused, and who hears of it.
@@ -262,12 +267,44 @@ public final class BridgeJourneyWindow {
     /// Whether the error page is shown instead of the journey.
     public var isShowingErrorPage: Bool { shownLoadFailure != nil }
 
-    /// Shows the error page for `failure` in place of the web view.
+    /// Shows the error page for `failure` in place of the web view. In kiosk mode the page is for
+    /// the public: it says the service is not available and to ask a member of staff, and shows
+    /// nothing of `failure`.
     public func showErrorPage(for failure: JourneyLoadFailure) {
         shownLoadFailure = failure
-        errorView.show(failure)
+        if kiosk != nil {
+            errorView.showForPublic()
+        } else {
+            errorView.show(failure)
+        }
         gtk_stack_set_visible_child_name(gbg_stack(stack), "error")
-        if window.map({ gtk_window_is_active($0) != 0 }) ?? false { errorView.focusRetry() }
+        if kiosk == nil, window.map({ gtk_window_is_active($0) != 0 }) ?? false { errorView.focusRetry() }
+    }
+
+    /// Whether the error page shows the public's text rather than the failure.
+    public var isErrorPageForPublic: Bool { shownLoadFailure != nil && errorView.isForPublic }
+
+    /// Loads the journey again after the schedule's next delay (kiosk mode, after a failed load).
+    private func scheduleAutomaticRetry() {
+        automaticRetryTask?.cancel()
+        var random = SystemRandomNumberGenerator()
+        let delay = automaticRetry.delayAfterFailure(using: &random)
+        nextAutomaticRetryDelay = delay
+        automaticRetryTask = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, !Task.isCancelled, self.window != nil else { return }
+            self.automaticRetryTask = nil
+            self.nextAutomaticRetryDelay = nil
+            // A session reset loads the journey itself once the wipe is done.
+            if !self.isResetting { self.retry() }
+        }
+    }
+
+    private func cancelAutomaticRetry() {
+        automaticRetryTask?.cancel()
+        automaticRetryTask = nil
+        nextAutomaticRetryDelay = nil
+        automaticRetry.reset()
     }
 
     /// Loads the journey URL again; the web view comes back once a load succeeds (the error
@@ -380,6 +417,7 @@ public final class BridgeJourneyWindow {
         transport.ownerHooks.loadFinished = { [unowned self] in
             guard currentLoadFailure == nil else { return }
             if isResetting { return }
+            cancelAutomaticRetry()
             hideErrorPage()
             kioskLoadFinished()
             isJourneyInProgress = true
@@ -387,11 +425,16 @@ public final class BridgeJourneyWindow {
             onLoadFinished?()
         }
         transport.ownerHooks.loadFailed = { [unowned self] failure in
+            // A session reset ends the web process on purpose, and a crash in kiosk mode brings one:
+            // either loads the journey itself.
+            if isResetting || (kiosk != nil && failure.kind == .webProcess) { return }
             currentLoadFailure = failure
             if showsErrorPage { showErrorPage(for: failure) }
+            if kiosk != nil { scheduleAutomaticRetry() }
             onLoadFailed?(failure)
         }
         transport.ownerHooks.webProcessTerminated = { [unowned self] reason in
+            if isResetting { return }
             webProcessTerminated(reason)
         }
 
@@ -698,6 +741,7 @@ public final class BridgeJourneyWindow {
         signals.disconnectAll()
         kioskState.idleTask?.cancel()
         kioskState.pendingReset?.cancel()
+        automaticRetryTask?.cancel()
         transport.tearDown(reason: "The journey window was closed")  // untranslated: bridge data
         window = nil
         webView = nil

@@ -3,7 +3,8 @@ import GBGBridgeLocalization
 
 /// The window's own error page, shown instead of the web view when the journey could not be
 /// loaded: what failed in plain words, the address (selectable), the certificate's problems
-/// for a TLS failure, and a button to try again.
+/// for a TLS failure, and a button to try again. In kiosk mode it speaks to the public instead
+/// (``showForPublic()``): one calm sentence, no address, no error and no button.
 ///
 /// Plain GTK widgets, not HTML: it works when the web process itself is what failed.
 @MainActor
@@ -21,6 +22,9 @@ final class JourneyErrorView {
     private let problems: UnsafeMutablePointer<GtkWidget>
     private let retryButton: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let buttons: UnsafeMutablePointer<GtkWidget>
+    /// Whether the page shows the public's text (``showForPublic()``) rather than the failure.
+    private(set) var isForPublic = false
 
     init() {
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
@@ -68,7 +72,7 @@ final class JourneyErrorView {
         gtk_widget_set_no_show_all(problems, 1)
         gtk_box_pack_start(gbg_box(column), problems, 0, 0, 0)
 
-        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
         gtk_widget_set_margin_top(buttons, 18)
         retryButton = gtk_button_new_with_mnemonic(tr("_Try Again"))
@@ -94,6 +98,7 @@ final class JourneyErrorView {
 
     /// Shows `failure`; ends the busy state.
     func show(_ failure: JourneyLoadFailure) {
+        setForPublic(false)
         let (iconName, title) = Self.presentation(of: failure.kind)
         gtk_image_set_from_icon_name(gbg_image(icon), iconName, GTK_ICON_SIZE_DIALOG)
         gtk_image_set_pixel_size(gbg_image(icon), 96)
@@ -111,7 +116,35 @@ final class JourneyErrorView {
         setBusy(false)
     }
 
-    /// While a retry is loading: the button is disabled and a spinner turns beside it.
+    /// Shows the page for a member of the public: the service is not available, ask a member of
+    /// staff. Nothing technical (address, error, certificate) and no button; the window retries by itself.
+    func showForPublic() {
+        setForPublic(true)
+        gtk_image_set_from_icon_name(gbg_image(icon), "dialog-information-symbolic", GTK_ICON_SIZE_DIALOG)
+        gtk_image_set_pixel_size(gbg_image(icon), 96)
+        let title = Self.escape(tr("This service is not available right now."))
+        gtk_label_set_markup(gbg_label(heading), "<span size='xx-large' weight='bold'>\(title)</span>")
+        let request = Self.escape(tr("Please ask a member of staff."))
+        gtk_label_set_markup(gbg_label(message), "<span size='x-large'>\(request)</span>")
+        gtk_label_set_text(gbg_label(address), "")
+        gtk_label_set_text(gbg_label(problems), "")
+        setBusy(false)
+    }
+
+    private func setForPublic(_ forPublic: Bool) {
+        isForPublic = forPublic
+        for widget in [address, buttons] {
+            if forPublic { gtk_widget_hide(widget) } else { gtk_widget_show(widget) }
+            gtk_widget_set_no_show_all(widget, forPublic ? 1 : 0)
+        }
+        if forPublic {
+            gtk_widget_hide(problemsTitle)
+            gtk_widget_hide(problems)
+        }
+    }
+
+    /// While a retry is loading: the button is disabled and a spinner turns beside it (the public
+    /// page shows neither).
     func setBusy(_ busy: Bool) {
         gtk_widget_set_sensitive(retryButton, busy ? 0 : 1)
         if busy {
@@ -168,6 +201,30 @@ final class JourneyErrorView {
             gtk_label_set_max_width_chars(gbg_label(label), 60)
         }
         return label
+    }
+}
+
+/// When the kiosk's error page loads the journey again by itself: 5 s after the first failure,
+/// doubling after each further one up to 5 minutes, each delay shortened by up to a quarter at
+/// random so that many terminals do not all knock at once when a server comes back.
+struct AutomaticRetrySchedule {
+    static let firstDelay: Duration = .seconds(5)
+    static let longestDelay: Duration = .seconds(300)
+
+    /// The failures in a row since the journey last loaded.
+    private(set) var failures = 0
+
+    /// Counts one more failure and returns how long to wait before the next attempt.
+    mutating func delayAfterFailure<Source: RandomNumberGenerator>(using random: inout Source) -> Duration {
+        failures += 1
+        let doubled = Self.firstDelay * (1 << min(failures - 1, 16))
+        let base = min(doubled, Self.longestDelay)
+        return base * Double.random(in: 0.75...1.0, using: &random)
+    }
+
+    /// The journey loaded: the next failure starts again at the first delay.
+    mutating func reset() {
+        failures = 0
     }
 }
 
