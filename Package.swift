@@ -142,7 +142,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "EMRTDTests", dependencies: ["EMRTD"]),
+        .testTarget(name: "EMRTDTests", dependencies: ["EMRTD", "GBGBridgeTestSupport"]),
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [

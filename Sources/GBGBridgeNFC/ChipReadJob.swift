@@ -53,7 +53,7 @@ final class ChipReadJob: Sendable {
     private let state = Mutex(State())
     private static let clock = ContinuousClock()
     /// How often the deadlines are checked.
-    static let watchInterval: Duration = .milliseconds(100)
+    static let watchIntervalMilliseconds = 100
 
     /// Runs the read on a thread of its own; `progress` is called on that thread. Returns when the
     /// read ends or a deadline passes, whichever comes first: a read stuck in a PC/SC call that never
@@ -76,9 +76,10 @@ final class ChipReadJob: Sendable {
         }
     }
 
-    /// Checks the deadlines every ``watchInterval`` until the job has delivered its outcome.
+    /// Checks the deadlines every ``watchIntervalMilliseconds`` until the job has delivered its outcome.
     private func watch(_ request: Request, deliver: @escaping @Sendable (Result<Success, Failure>) -> Void) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Self.watchIntervalMilliseconds))
+        { [self] in
             let now = Self.clock.now
             let (done, overdue) = state.withLock { state -> (Bool, String?) in
                 if state.delivered { return (true, nil) }

@@ -1,3 +1,4 @@
+import GBGBridgeTestSupport
 import XCTest
 
 @testable import EMRTD
@@ -8,32 +9,32 @@ final class ImageHeaderTests: XCTestCase {
     // MARK: Real images (made with Pillow 9.4 and OpenJPEG 2.5)
 
     func testJPEGFrameHeaders() throws {
-        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.jpegFace, format: .jpeg), header(20, 16, 3))
-        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.greyJPEG, format: .jpeg), header(9, 7, 1))
-        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.progressiveJPEG, format: .jpeg), header(24, 10, 3))
+        XCTAssertEqual(try ImageHeader(parsing: FaceImageFixtures.jpegFace, format: .jpeg), header(20, 16, 3))
+        XCTAssertEqual(try ImageHeader(parsing: FaceImageFixtures.greyJPEG, format: .jpeg), header(9, 7, 1))
+        XCTAssertEqual(try ImageHeader(parsing: FaceImageFixtures.progressiveJPEG, format: .jpeg), header(24, 10, 3))
     }
 
     func testJPEG2000Headers() throws {
-        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.jp2Face, format: .jpeg2000), header(48, 64, 3))
-        XCTAssertEqual(try ImageHeader(parsing: ImageFixture.greyCodestream, format: .jpeg2000), header(33, 17, 1))
-        let large = try ImageHeader(parsing: ImageFixture.largeTwoToneJP2, format: .jpeg2000)
+        XCTAssertEqual(try ImageHeader(parsing: FaceImageFixtures.jp2Face, format: .jpeg2000), header(48, 64, 3))
+        XCTAssertEqual(try ImageHeader(parsing: FaceImageFixtures.greyCodestream, format: .jpeg2000), header(33, 17, 1))
+        let large = try ImageHeader(parsing: FaceImageFixtures.largeTwoToneJP2, format: .jpeg2000)
         XCTAssertEqual(large, header(3000, 2000, 3))
         XCTAssertEqual(large.pixelCount, 6_000_000)
     }
 
     func testLayoutOfRealImages() throws {
         // 48 × 64, five decomposition levels, one 64 × 64 code block and one precinct in each of the 16 sub-bands.
-        let face = try JPEG2000Layout(parsing: ImageFixture.jp2Face)
+        let face = try JPEG2000Layout(parsing: FaceImageFixtures.jp2Face)
         XCTAssertEqual(face.tileCount, 1)
         XCTAssertEqual(face.fewestDecompositionLevels, 5)
         XCTAssertEqual(face.codeBlocksPerTile, 16 * 3)
         XCTAssertEqual(face.precinctsPerTile, 16 * 3)
         XCTAssertEqual(face.paletteChannels, 0)
-        let large = try JPEG2000Layout(parsing: ImageFixture.largeTwoToneJP2)
+        let large = try JPEG2000Layout(parsing: FaceImageFixtures.largeTwoToneJP2)
         XCTAssertEqual(large.tileCount, 1)
         // 3000 × 2000 / 64² code blocks a component, plus the partial ones at the edges of each sub-band.
         XCTAssertTrue((3 * 1_465...3 * 1_700).contains(large.codeBlocksPerTile), "\(large.codeBlocksPerTile)")
-        XCTAssertEqual(try JPEG2000Layout(parsing: ImageFixture.greyCodestream).tileCount, 1)
+        XCTAssertEqual(try JPEG2000Layout(parsing: FaceImageFixtures.greyCodestream).tileCount, 1)
     }
 
     // MARK: JPEG
@@ -63,15 +64,15 @@ final class ImageHeaderTests: XCTestCase {
 
     func testTruncatedJPEGIsRefused() {
         // The frame header (FF C0) and its 17 bytes for three components.
-        let marker = (0..<ImageFixture.jpegFace.count - 1).first {
-            ImageFixture.jpegFace[$0] == 0xFF && ImageFixture.jpegFace[$0 + 1] == 0xC0
+        let marker = (0..<FaceImageFixtures.jpegFace.count - 1).first {
+            FaceImageFixtures.jpegFace[$0] == 0xFF && FaceImageFixtures.jpegFace[$0 + 1] == 0xC0
         }
         let frameEnd = marker.map { $0 + 2 + 17 } ?? 0
         XCTAssertGreaterThan(frameEnd, 100)
         for length in 0..<frameEnd {
-            assertMalformed(Array(ImageFixture.jpegFace.prefix(length)), .jpeg, "prefix of \(length) bytes")
+            assertMalformed(Array(FaceImageFixtures.jpegFace.prefix(length)), .jpeg, "prefix of \(length) bytes")
         }
-        XCTAssertNoThrow(try ImageHeader(parsing: Array(ImageFixture.jpegFace.prefix(frameEnd)), format: .jpeg))
+        XCTAssertNoThrow(try ImageHeader(parsing: Array(FaceImageFixtures.jpegFace.prefix(frameEnd)), format: .jpeg))
     }
 
     func testMalformedJPEGIsRefused() {
@@ -113,18 +114,18 @@ final class ImageHeaderTests: XCTestCase {
         let sizEnd = 4 + 38 + 3
         for length in 0..<sizEnd {
             assertMalformed(
-                Array(ImageFixture.greyCodestream.prefix(length)), .jpeg2000, "codestream prefix of \(length)")
+                Array(FaceImageFixtures.greyCodestream.prefix(length)), .jpeg2000, "codestream prefix of \(length)")
         }
         XCTAssertEqual(
-            try ImageHeader(parsing: Array(ImageFixture.greyCodestream.prefix(sizEnd)), format: .jpeg2000),
+            try ImageHeader(parsing: Array(FaceImageFixtures.greyCodestream.prefix(sizEnd)), format: .jpeg2000),
             header(33, 17, 1))
         // A JP2 file cut anywhere refuses, but where it ends right after its header box: then 'ihdr' answers.
         let headerBoxEnd = 12 + 20 + 45
-        for length in 0..<ImageFixture.jp2Face.count where length != headerBoxEnd {
-            assertMalformed(Array(ImageFixture.jp2Face.prefix(length)), .jpeg2000, "JP2 prefix of \(length)")
+        for length in 0..<FaceImageFixtures.jp2Face.count where length != headerBoxEnd {
+            assertMalformed(Array(FaceImageFixtures.jp2Face.prefix(length)), .jpeg2000, "JP2 prefix of \(length)")
         }
         XCTAssertEqual(
-            try ImageHeader(parsing: Array(ImageFixture.jp2Face.prefix(headerBoxEnd)), format: .jpeg2000),
+            try ImageHeader(parsing: Array(FaceImageFixtures.jp2Face.prefix(headerBoxEnd)), format: .jpeg2000),
             header(48, 64, 3))
     }
 
@@ -306,8 +307,8 @@ final class ImageHeaderTests: XCTestCase {
         }
         let extremes: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]
         let originals: [(FaceImage.Format, [UInt8])] = [
-            (.jpeg, ImageFixture.jpegFace), (.jpeg, ImageFixture.progressiveJPEG),
-            (.jpeg2000, ImageFixture.jp2Face), (.jpeg2000, ImageFixture.greyCodestream),
+            (.jpeg, FaceImageFixtures.jpegFace), (.jpeg, FaceImageFixtures.progressiveJPEG),
+            (.jpeg2000, FaceImageFixtures.jp2Face), (.jpeg2000, FaceImageFixtures.greyCodestream),
         ]
         let started = ContinuousClock.now
         for round in 0..<4_000 {
@@ -453,96 +454,3 @@ private func be16(_ value: Int) -> [UInt8] {
 }
 private func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
 private func be64(_ value: UInt64) -> [UInt8] { be32(Int(value >> 32)) + be32(Int(value & 0xFFFF_FFFF)) }
-
-/// Small real images, as Pillow 9.4 (with OpenJPEG 2.5 and libjpeg-turbo) wrote them.
-private enum ImageFixture {
-    /// 20 × 16 colour gradient, baseline JPEG.
-    static let jpegFace = bytes(
-        hex: """
-            ffd8ffe000104a46494600010100000100010000ffdb0043001b12141714111b1716171e1c1b2028422b28252528513a3d3042605565645f
-            555d5b6a7899816a7190735b5d85b586909ea3abadab6780bcc9baa6c799a8aba4ffdb0043011c1e1e2823284e2b2b4ea46e5d6ea4a4a4a4
-            a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4ffc00011080010001403
-            012200021101031101ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b510000201030302040305
-            0504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a2526272829
-            2a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a9293949596979899
-            9aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9
-            faffc4001f0100030101010101010101010000000000000102030405060708090a0bffc400b5110002010204040304070504040001027700
-            0102031104052131061241510761711322328108144291a1b1c109233352f0156272d10a162434e125f11718191a262728292a3536373839
-            3a434445464748494a535455565758595a636465666768696a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6
-            a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c030100
-            02110311003f00cc8edbdaacc76ded57a3b6f6ab51db7b539d733c3e24cf5b6e3a515b0b6dc74a2b0f6e7aab13a1ffd9
-            """)
-
-    /// 9 × 7 grey, baseline JPEG.
-    static let greyJPEG = bytes(
-        hex: """
-            ffd8ffe000104a46494600010100000100010000ffdb0043001b12141714111b1716171e1c1b2028422b28252528513a3d3042605565645f
-            555d5b6a7899816a7190735b5d85b586909ea3abadab6780bcc9baa6c799a8aba4ffc0000b080007000901011100ffc4001f000001050101
-            0101010100000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d010203000411051221314106
-            13516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a535455
-            565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9ba
-            c2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffda0008010100003f00a9457fffd9
-            """)
-
-    /// 24 × 10 colour gradient, progressive JPEG (SOF2).
-    static let progressiveJPEG = bytes(
-        hex: """
-            ffd8ffe000104a46494600010100000100010000ffdb004300281c1e231e19282321232d2b28303c64413c37373c7b585d4964918099968f
-            808c8aa0b4e6c3a0aadaad8a8cc8ffcbdaeef5ffffff9bc1fffffffaffe6fdfff8ffdb0043012b2d2d3c353c76414176f8a58ca5f8f8f8f8
-            f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8f8ffc2001108000a001803
-            012200021101031101ffc40017000003010000000000000000000000000000020304ffc40016010101010000000000000000000000000003
-            0102ffda000c0301000210031000000193d9e1c4d265ff00ffc400161001010100000000000000000000000000120020ffda000801010001
-            0502318e3fffc400161101010100000000000000000000000000010200ffda0008010301013f019b716effc4001711010003000000000000
-            0000000000000000010212ffda0008010201013f019b34ffc40014100100000000000000000000000000000020ffda0008010100063f025f
-            ffc4001510010100000000000000000000000000000001ffda0008010100013f218c63111fffda000c03010002000300000010ec1fffc400
-            1511010100000000000000000000000000000011ffda0008010301013f10081fffc4001511010100000000000000000000000000000100ff
-            da0008010201013f105977ffc40017100003010000000000000000000000000000015161ffda0008010100013f10c0c0c0450450450fffd9
-            """)
-
-    /// 48 × 64 colour gradient, JP2, five decomposition levels.
-    static let jp2Face = bytes(
-        hex: """
-            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a70326800000016696864720000004000000030
-            0003070700000000000f636f6c72010000000000100000015b6a703263ff4fff51002f000000000030000000400000000000000000000000
-            300000004000000000000000000003070101070101070101ff52000c00000001000504040000ff5c002342772076f076f076c06f006f006e
-            e067506750676850055005504757d357d35762ff640025000143726561746564206279204f70656e4a5045472076657273696f6e20322e35
-            2e30ff90000a0000000000c40001ff93c7f6070915608fcb16c2c7f6080679428e4166843f80c07de060087fbfa1fc03800b3e199b064847
-            80c1f906001cf8b2e5384076eb2168e749a07de1e0037783d4b2fcadec4047aa8e92ff7f80c0fb04c02c5b118ccaa4deb44510211b6eff72
-            9bba55d6a03e91e03363bb2c846583381a5525662bdc4f80c0f988004b2603c362afaaf4c70c0b52b35f382da03e41c090e62a89f54c4629
-            8aa148f6ff7f80c03e11c082dde9d970e13ba01f08e0d7684aa3fe1bd880ffd9
-            """)
-
-    /// 33 × 17 grey, bare codestream.
-    static let greyCodestream = bytes(
-        hex: """
-            ff4fff510029000000000021000000110000000000000000000000210000001100000000000000000001070101ff52000c00000001000404
-            040001ff5c00104040484850484850484850484850ff640025000143726561746564206279204f70656e4a5045472076657273696f6e2032
-            2e352e30ff90000a00000000001a0001ff93cfb41401d5bad3a680808080ffd9
-            """)
-
-    /// 3000 × 2000, red left of x = 1536 and blue right of it, JP2.
-    static let largeTwoToneJP2 = bytes(
-        hex: """
-            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a7032680000001669686472000007d000000bb8
-            0003070700000000000f636f6c7201000000000010000003236a703263ff4fff51002f000000000bb8000007d0000000000000000000000b
-            b8000007d000000000000000000003070101070101070101ff52000c00000001000504040000ff5c002342772076f076f076c06f006f006e
-            e067506750676850055005504757d357d35762ff640025000143726561746564206279204f70656e4a5045472076657273696f6e20322e35
-            2e30ff90000a00000000028c0001ff93e3ce97f9848014005caf14f5037d93e6795f93bf5823920088a70a04da62c813698b204da62c8136
-            98b204da62c813698b204da62c813698b204da62c813698b204da62c813698b204da62c81361a5439c115054afff7dd0435ee3f30afcc240
-            115054afff7fe439dbe3115054afff7dd0435ee3f1f5bff195115054af14f5037d93e6795f93bf5822810088a70a04da62c813698b204da6
-            2c813698b204da62c813698b204da62c813698b204da62c813698b204da62c813698b204da62c813622d44d3470200cb1406121092046121
-            2fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e05184
-            84368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb
-            9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210d
-            a0861212f446bb0186120b801e1212faf998005001e0b1e000088030a0f00004401850780002200c283c00011006141e000088030a0f0000
-            4401850780002200c283c00011006141e000088030a0f00004401850780002200c283c00011006141e000088030a0f00004401287b00570e
-            14005cafff7dd0ef0fd7800000000000309097ff60e0d4009c66a0191c3fff7f80e0d4009c3b9f991c3fff7fe83a9352008b5ea0191c3fff
-            7ff38b5ea0191c3fff7ffe80e83a9352008b339f991c3fff7ff38b339f991c3fff7ffeec3ca653cac800ad7201bfd9ad7201bfd9ad7201bf
-            d9ad7201bf80ec3ca653cac800ad47013fd9ad47013fd9ad47013fd9ad47013f808080808080ffd9
-            """)
-
-    static func bytes(hex: String) -> [UInt8] {
-        let digits = hex.compactMap { $0.hexDigitValue }
-        return stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(digits[$0] << 4 | digits[$0 + 1]) }
-    }
-}

@@ -1,6 +1,7 @@
 import EMRTD
 import Foundation
 import GBGBridgeCapture
+import GBGBridgeTestSupport
 import XCTest
 
 @testable import GBGBridgeNFC
@@ -12,8 +13,8 @@ final class FaceImageConverterTests: XCTestCase {
     // MARK: Refused
 
     func testJPEG2000BombIsRefusedWithoutAllocating() throws {
-        XCTAssertEqual(FaceFixture.bomb.count, 195)
-        let face = try faceImage(FaceFixture.bomb)
+        XCTAssertEqual(FaceImageFixtures.bomb.count, 195)
+        let face = try faceImage(FaceImageFixtures.bomb)
         XCTAssertEqual(face.format, .jpeg2000)
         let (error, peak, seconds) = measure { () throws(FaceImageConverter.ConversionError) in
             _ = try FaceImageConverter.browserReady(face)
@@ -68,30 +69,30 @@ final class FaceImageConverterTests: XCTestCase {
     // MARK: Accepted
 
     func testJPEGFaceIsPassedOnAsItIs() throws {
-        let converted = try FaceImageConverter.browserReady(faceImage(FaceFixture.jpegFace))
+        let converted = try FaceImageConverter.browserReady(faceImage(FaceImageFixtures.jpegFace))
         XCTAssertEqual(converted.mimeType, "image/jpeg")
-        XCTAssertEqual(Array(converted.bytes), FaceFixture.jpegFace)
+        XCTAssertEqual(Array(converted.bytes), FaceImageFixtures.jpegFace)
     }
 
     func testNormalFaceDecodesAtFullSize() throws {
-        let frame = try FaceImageConverter.decodeJPEG2000(FaceFixture.jp2Face)
+        let frame = try FaceImageConverter.decodeJPEG2000(FaceImageFixtures.jp2Face)
         XCTAssertEqual(frame.width, 48)
         XCTAssertEqual(frame.height, 64)
         // Red grows to the right, green downwards, blue stays at 128.
         assertColour(frame, x: 2, y: 2, near: (0, 0, 128))
         assertColour(frame, x: 45, y: 61, near: (255, 255, 128))
-        let converted = try FaceImageConverter.browserReady(faceImage(FaceFixture.jp2Face))
+        let converted = try FaceImageConverter.browserReady(faceImage(FaceImageFixtures.jp2Face))
         XCTAssertEqual(converted.mimeType, "image/jpeg")
         XCTAssertEqual(Array(converted.bytes.prefix(3)), [0xFF, 0xD8, 0xFF])
 
-        let grey = try FaceImageConverter.decodeJPEG2000(FaceFixture.greyCodestream)
+        let grey = try FaceImageConverter.decodeJPEG2000(FaceImageFixtures.greyCodestream)
         XCTAssertEqual([grey.width, grey.height], [33, 17])
         assertColour(grey, x: 16, y: 8, near: (200, 200, 200))
     }
 
     func testLargeFaceDecodesReduced() throws {
-        XCTAssertEqual(FaceImageConverter.reductionSteps(for: try header(of: FaceFixture.largeTwoToneJP2)), 1)
-        let frame = try FaceImageConverter.decodeJPEG2000(FaceFixture.largeTwoToneJP2)
+        XCTAssertEqual(FaceImageConverter.reductionSteps(for: try header(of: FaceImageFixtures.largeTwoToneJP2)), 1)
+        let frame = try FaceImageConverter.decodeJPEG2000(FaceImageFixtures.largeTwoToneJP2)
         XCTAssertEqual([frame.width, frame.height], [1_500, 1_000])
         assertColour(frame, x: 100, y: 500, near: (200, 40, 40))
         assertColour(frame, x: 1_400, y: 500, near: (40, 40, 200))
@@ -216,82 +217,5 @@ final class FaceImageConverterTests: XCTestCase {
         return [0xFF, 0x4F, 0xFF, 0x51] + be16(siz.count + 2) + siz + [0xFF, 0x52] + be16(cod.count + 2) + cod
             + [0xFF, 0x5C] + be16(qcd.count + 2) + qcd
             + [0xFF, 0x90] + be16(10) + be16(0) + be32(14 + data.count) + [0, 1] + [0xFF, 0x93] + data + [0xFF, 0xD9]
-    }
-}
-
-/// Small real images, as Pillow 9.4 (with OpenJPEG 2.5 and libjpeg-turbo) wrote them, and a hand-made bomb.
-private enum FaceFixture {
-    /// A JP2 file of 195 bytes declaring 46,000 × 46,000 colour pixels in one tile (an empty tile-part):
-    /// OpenJPEG alone sets out to allocate gigabytes for them before finding there is nothing to decode.
-    static let bomb = bytes(
-        hex: """
-            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a70326800000016696864720000b3b00000b3b0
-            0003070700000000000f636f6c7201000000000010000000766a703263ff4fff51002f00000000b3b00000b3b000000000000000000000b3
-            b00000b3b000000000000000000003070101070101070101ff52000c00000001010504040000ff5c00134048484848484848484848484848
-            484848ff90000a0000000000160001ff930000000000000000ffd9
-            """)
-
-    /// 20 × 16 colour gradient, baseline JPEG.
-    static let jpegFace = bytes(
-        hex: """
-            ffd8ffe000104a46494600010100000100010000ffdb0043001b12141714111b1716171e1c1b2028422b28252528513a3d3042605565645f
-            555d5b6a7899816a7190735b5d85b586909ea3abadab6780bcc9baa6c799a8aba4ffdb0043011c1e1e2823284e2b2b4ea46e5d6ea4a4a4a4
-            a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4ffc00011080010001403
-            012200021101031101ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b510000201030302040305
-            0504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a2526272829
-            2a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a9293949596979899
-            9aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9
-            faffc4001f0100030101010101010101010000000000000102030405060708090a0bffc400b5110002010204040304070504040001027700
-            0102031104052131061241510761711322328108144291a1b1c109233352f0156272d10a162434e125f11718191a262728292a3536373839
-            3a434445464748494a535455565758595a636465666768696a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6
-            a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c030100
-            02110311003f00cc8edbdaacc76ded57a3b6f6ab51db7b539d733c3e24cf5b6e3a515b0b6dc74a2b0f6e7aab13a1ffd9
-            """)
-
-    /// 48 × 64 gradient (red to the right, green downwards, blue 128), JP2.
-    static let jp2Face = bytes(
-        hex: """
-            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a70326800000016696864720000004000000030
-            0003070700000000000f636f6c72010000000000100000015b6a703263ff4fff51002f000000000030000000400000000000000000000000
-            300000004000000000000000000003070101070101070101ff52000c00000001000504040000ff5c002342772076f076f076c06f006f006e
-            e067506750676850055005504757d357d35762ff640025000143726561746564206279204f70656e4a5045472076657273696f6e20322e35
-            2e30ff90000a0000000000c40001ff93c7f6070915608fcb16c2c7f6080679428e4166843f80c07de060087fbfa1fc03800b3e199b064847
-            80c1f906001cf8b2e5384076eb2168e749a07de1e0037783d4b2fcadec4047aa8e92ff7f80c0fb04c02c5b118ccaa4deb44510211b6eff72
-            9bba55d6a03e91e03363bb2c846583381a5525662bdc4f80c0f988004b2603c362afaaf4c70c0b52b35f382da03e41c090e62a89f54c4629
-            8aa148f6ff7f80c03e11c082dde9d970e13ba01f08e0d7684aa3fe1bd880ffd9
-            """)
-
-    /// 33 × 17 grey (200), bare codestream.
-    static let greyCodestream = bytes(
-        hex: """
-            ff4fff510029000000000021000000110000000000000000000000210000001100000000000000000001070101ff52000c00000001000404
-            040001ff5c00104040484850484850484850484850ff640025000143726561746564206279204f70656e4a5045472076657273696f6e2032
-            2e352e30ff90000a00000000001a0001ff93cfb41401d5bad3a680808080ffd9
-            """)
-
-    /// 3000 × 2000, red (200, 40, 40) left of x = 1536 and blue (40, 40, 200) right of it, JP2.
-    static let largeTwoToneJP2 = bytes(
-        hex: """
-            0000000c6a5020200d0a870a00000014667479706a703220000000006a7032200000002d6a7032680000001669686472000007d000000bb8
-            0003070700000000000f636f6c7201000000000010000003236a703263ff4fff51002f000000000bb8000007d0000000000000000000000b
-            b8000007d000000000000000000003070101070101070101ff52000c00000001000504040000ff5c002342772076f076f076c06f006f006e
-            e067506750676850055005504757d357d35762ff640025000143726561746564206279204f70656e4a5045472076657273696f6e20322e35
-            2e30ff90000a00000000028c0001ff93e3ce97f9848014005caf14f5037d93e6795f93bf5823920088a70a04da62c813698b204da62c8136
-            98b204da62c813698b204da62c813698b204da62c813698b204da62c813698b204da62c81361a5439c115054afff7dd0435ee3f30afcc240
-            115054afff7fe439dbe3115054afff7dd0435ee3f1f5bff195115054af14f5037d93e6795f93bf5822810088a70a04da62c813698b204da6
-            2c813698b204da62c813698b204da62c813698b204da62c813698b204da62c813698b204da62c813622d44d3470200cb1406121092046121
-            2fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e05184
-            84368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb
-            9241781461210da0861212fae4905e0518484368218484beb9241781461210da0861212fae4905e0518484368218484beb9241781461210d
-            a0861212f446bb0186120b801e1212faf998005001e0b1e000088030a0f00004401850780002200c283c00011006141e000088030a0f0000
-            4401850780002200c283c00011006141e000088030a0f00004401850780002200c283c00011006141e000088030a0f00004401287b00570e
-            14005cafff7dd0ef0fd7800000000000309097ff60e0d4009c66a0191c3fff7f80e0d4009c3b9f991c3fff7fe83a9352008b5ea0191c3fff
-            7ff38b5ea0191c3fff7ffe80e83a9352008b339f991c3fff7ff38b339f991c3fff7ffeec3ca653cac800ad7201bfd9ad7201bfd9ad7201bf
-            d9ad7201bf80ec3ca653cac800ad47013fd9ad47013fd9ad47013fd9ad47013f808080808080ffd9
-            """)
-
-    static func bytes(hex: String) -> [UInt8] {
-        let digits = hex.compactMap { $0.hexDigitValue }
-        return stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(digits[$0] << 4 | digits[$0 + 1]) }
     }
 }

@@ -17,13 +17,11 @@ foreign origin http://localhost:PORT (same server).
 Every downloaded body holds MARKER, so a test can look for it anywhere on disk.
 Usage: kiosk-privacy-server.py MARKER CLIENT_JS   (prints the port, then serves until killed)
 """
-import http.server
-import signal
 import sys
 import urllib.parse
 
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
+from fixture_server import FixtureHandler, serve
+
 
 MARKER = sys.argv[1]
 CLIENT = open(sys.argv[2], "rb").read()
@@ -159,7 +157,7 @@ SERVICE_WORKER = """self.addEventListener("install", (event) => {
 });"""
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(FixtureHandler):
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         port = self.server.server_address[1]
@@ -185,18 +183,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers.append(("Content-Disposition", 'attachment; filename="%s"' % name))
         else:
             body = b"<!doctype html><title>elsewhere</title><h1>elsewhere</h1>"
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.reply(body, kind, headers)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(Handler)

@@ -4,14 +4,10 @@ the Accept-Language header of its request and the page's navigator.language(s).
 
 Usage: language-server.py CLIENT_JS   (prints the port, then serves until killed)
 """
-import http.server
 import json
-import signal
 import sys
 
-# A parent may hand down SIGTERM blocked or ignored; the test stops the server with it.
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
+from fixture_server import FixtureHandler, serve
 
 CLIENT = open(sys.argv[1], "rb").read()
 
@@ -28,7 +24,7 @@ PAGE = """<!doctype html>
 </script></body></html>"""
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(FixtureHandler):
     def do_GET(self):
         if self.path.startswith("/gbgbridge-client.js"):
             body, kind = CLIENT, "text/javascript"
@@ -36,16 +32,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             header = self.headers.get("Accept-Language") or ""
             body = PAGE.replace("ACCEPT_LANGUAGE", json.dumps(header)).encode()
             kind = "text/html; charset=utf-8"
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.reply(body, kind)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(Handler)

@@ -5,14 +5,10 @@ set), then stores all three again and sends test.done (journey.complete for /?co
 
 Usage: storage-server.py CLIENT_JS   (prints the port, then serves until killed)
 """
-import http.server
 import json
-import signal
 import sys
 
-# A parent may hand down SIGTERM blocked or ignored; the test stops the server with it.
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
+from fixture_server import FixtureHandler, serve
 
 CLIENT = open(sys.argv[1], "rb").read()
 
@@ -35,7 +31,7 @@ PAGE = """<!doctype html>
 </script></body></html>"""
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(FixtureHandler):
     def do_GET(self):
         if self.path.startswith("/gbgbridge-client.js"):
             body, kind = CLIENT, "text/javascript"
@@ -45,18 +41,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = PAGE.replace("REQUEST_COOKIE", json.dumps(cookie)).encode()
             kind = "text/html; charset=utf-8"
             headers = [("Set-Cookie", "server=1; Max-Age=86400; Path=/")]
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.reply(body, kind, headers)
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+serve(Handler)
