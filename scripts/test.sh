@@ -53,11 +53,11 @@ stage "build (debug, with tests) and message catalogues" build
 # hosts and the shell processes that load the machine: a capture dialog is modal, so its input
 # grab would swallow the key presses another test sends to its own dialog.
 stage "shell tests: the built gbgbridge-shell as a process (Xvfb)" \
-    xvfb swift test --skip-build --filter ShellTests --skip 'Kiosk(Privacy|Wipe|ErrorPage)Tests'
+    xvfb swift test --skip-build --filter ShellTests --skip 'Kiosk(Privacy|Wipe|ErrorPage|Idle)Tests'
 # Apart, so their clicks, window manager, crashes and servers do not load the machine while the
 # demo journey's screenshot is checked.
 stage "kiosk and privacy: nothing leaves a kiosk or reaches the disk, nothing of one person for the next (Xvfb)" \
-    xvfb swift test --skip-build --filter 'Kiosk(Privacy|Wipe|ErrorPage)Tests'
+    xvfb swift test --skip-build --filter 'Kiosk(Privacy|Wipe|ErrorPage|Idle)Tests'
 # The ThreadSanitizer build and the release build of the .deb stage compile in the background, at
 # the lowest CPU priority, while the other Xvfb stages run (those mostly wait for WebKit and the X
 # server). Their stages wait for them; a failed background build is simply redone there.

@@ -35,6 +35,7 @@ static inline GtkDialog *gbg_dialog(gpointer p) { return GTK_DIALOG(p); }
 static inline GtkImage *gbg_image(gpointer p) { return GTK_IMAGE(p); }
 static inline GtkScrolledWindow *gbg_scrolled_window(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
 static inline GtkBin *gbg_bin(gpointer p) { return GTK_BIN(p); }
+static inline GtkFrame *gbg_frame(gpointer p) { return GTK_FRAME(p); }
 static inline WebKitWebContext *gbg_web_context(gpointer p) { return WEBKIT_WEB_CONTEXT(p); }
 static inline WebKitWebsiteDataManager *gbg_website_data_manager(gpointer p) { return WEBKIT_WEBSITE_DATA_MANAGER(p); }
 static inline GTlsCertificate *gbg_tls_certificate(gpointer p) { return G_TLS_CERTIFICATE(p); }

@@ -101,6 +101,16 @@ final class JourneyRun: BridgeHostDelegate {
                 ShellOutput.note(
                     tr("kiosk: {reason}; the session was wiped and the journey started again", ["reason": reason]))
             }
+            window.onIdleWarning = { remaining in
+                let seconds = Int((remaining / .seconds(1)).rounded(.up))
+                ShellOutput.note(
+                    tr(
+                        "kiosk: nobody has used the app for a while; asking whether anyone is still there (the session ends in {seconds} s)",
+                        ["seconds": String(seconds)]))
+            }
+            window.onIdleWarningAnswered = {
+                ShellOutput.note(tr("kiosk: somebody is still there; the session goes on"))
+            }
         }
         window.transport.onNavigationRefused = { [unowned window] uri in
             if window.transport.originPolicy.allows(urlString: uri) {

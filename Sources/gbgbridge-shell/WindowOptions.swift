@@ -45,9 +45,16 @@ struct WindowOptions: ParsableArguments {
     @Option(
         name: .customLong("idle-reset"),
         help: ArgumentHelp(
-            "With --kiosk, wipe the session and start the journey again after this many seconds without input.",
+            "With --kiosk, wipe the session and start the journey again after this many seconds without input to any window of the app (four times as long while the capture or chip window waits for the person).",
             valueName: "seconds"))
     var idleReset: Double?
+
+    @Option(
+        name: .customLong("idle-warning"),
+        help: ArgumentHelp(
+            "With --idle-reset, how many seconds before the reset a warning asks whether anyone is still there, with a countdown and Continue (default 20, at most half of --idle-reset; 0 for none).",
+            valueName: "seconds"))
+    var idleWarning: Double?
 
     @Option(
         name: .customLong("kiosk-complete-delay"),
@@ -59,12 +66,20 @@ struct WindowOptions: ParsableArguments {
     /// How long the last screen stays after `journey.complete` without `--kiosk-complete-delay`:
     /// time for a person to read a confirmation.
     static let defaultKioskCompleteDelay = 10.0
+    /// How long before an idle reset the warning comes without `--idle-warning`: the least
+    /// WCAG 2.2.1 allows a person to extend a time limit.
+    static let defaultIdleWarning = 20.0
     /// The range `--kiosk-complete-delay` accepts, in seconds.
     static let kioskCompleteDelayRange = 1.0...600.0
 
     func validate() throws {
         if !kiosk, kioskExitKey != nil { throw ValidationError(tr("--kiosk-exit-key needs --kiosk.")) }
         if !kiosk, idleReset != nil { throw ValidationError(tr("--idle-reset needs --kiosk.")) }
+        if idleReset == nil, idleWarning != nil { throw ValidationError(tr("--idle-warning needs --idle-reset.")) }
+        if let seconds = idleWarning, !(seconds >= 0 && seconds <= 600) {
+            throw ValidationError(
+                tr("--idle-warning must be between 0 and 600 seconds, not {value}.", ["value": "\(seconds)"]))
+        }
         if !kiosk, kioskCompleteDelay != nil { throw ValidationError(tr("--kiosk-complete-delay needs --kiosk.")) }
         if let seconds = kioskCompleteDelay, !Self.kioskCompleteDelayRange.contains(seconds) {
             throw ValidationError(
@@ -161,6 +176,8 @@ struct WindowSettings {
             kiosk = KioskConfiguration(
                 exitAccelerator: options.kioskExitKey,
                 idleReset: options.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+                idleWarning: .milliseconds(
+                    Int64(((options.idleWarning ?? WindowOptions.defaultIdleWarning) * 1000).rounded())),
                 resetDelayAfterCompletion: .milliseconds(
                     Int64(((options.kioskCompleteDelay ?? WindowOptions.defaultKioskCompleteDelay) * 1000).rounded())))
         }

@@ -90,7 +90,7 @@ extension Scenarios {
 
     /// Whether the window manager manages the window (it has set its `WM_STATE`).
     @MainActor
-    private static func isManaged(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool {
+    static func isManaged(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool {
         guard let surface = gtk_widget_get_window(gbg_widget(window)) else { return false }
         var type: GdkAtom?
         var format: gint = 0

@@ -36,6 +36,7 @@ enum Scenarios {
         "context-menu": Scenario(body: contextMenu),
         "kiosk": Scenario(body: kiosk),
         "kiosk-windows": Scenario(body: kioskWindows),
+        "kiosk-idle": Scenario(timeoutSeconds: 90, body: kioskIdle),
         "app-focus": Scenario(body: applicationFocus),
         "embedder-callbacks": Scenario(body: embedderCallbacks),
         "web-camera": Scenario(body: webCamera),

@@ -15,7 +15,8 @@ struct TransportScenarioTests {
             "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
             "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
-            "error-page", "context-menu", "kiosk", "kiosk-windows", "app-focus", "embedder-callbacks", "web-camera",
+            "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
+            "web-camera",
             "web-camera-ask",
         ])
     func scenario(_ name: String) async throws {
@@ -23,7 +24,8 @@ struct TransportScenarioTests {
         // test suites open at the same time take the focus away, so it gets a display of its own.
         let run = try await TestHost.run(
             scenario: name,
-            ownDisplay: ["lifecycle", "app-focus", "kiosk", "kiosk-windows", "context-menu"].contains(name))
+            ownDisplay: ["lifecycle", "app-focus", "kiosk", "kiosk-windows", "kiosk-idle", "context-menu"].contains(
+                name))
         #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
         #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")
     }

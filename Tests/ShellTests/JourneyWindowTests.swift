@@ -193,6 +193,9 @@ struct JourneyWindowTests {
             (["--kiosk", "--kiosk-exit-key", "q"], "not a usable GTK accelerator"),
             (["--kiosk", "--kiosk-exit-key", "<Control>nosuchkey"], "not a usable GTK accelerator"),
             (["--kiosk", "--idle-reset", "1"], "--idle-reset must be at least 5 seconds"),
+            (["--kiosk", "--idle-warning", "10"], "--idle-warning needs --idle-reset"),
+            (["--kiosk", "--idle-reset", "60", "--idle-warning=-1"], "--idle-warning must be between 0 and 600"),
+            (["--kiosk", "--idle-reset", "60", "--idle-warning", "nan"], "--idle-warning must be between 0 and 600"),
             (["--kiosk-complete-delay", "10"], "--kiosk-complete-delay needs --kiosk"),
             (["--kiosk", "--kiosk-complete-delay", "0"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
             (["--kiosk", "--kiosk-complete-delay", "601"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
@@ -222,7 +225,7 @@ struct JourneyWindowTests {
         let help = try ShellRun.run(["--help"], scratch: scratch)
         for option in [
             "--profile", "--trust-certificate", "--kiosk", "--kiosk-exit-key", "--idle-reset", "--downloads",
-            "--kiosk-complete-delay",
+            "--kiosk-complete-delay", "--idle-warning",
         ] {
             #expect(help.stdout.contains(option), "--help lacks \(option)")
         }

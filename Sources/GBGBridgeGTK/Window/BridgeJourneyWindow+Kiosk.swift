@@ -8,18 +8,37 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// The GTK accelerator that closes the window, such as `<Control><Alt>q`; `nil` means
     /// the window cannot be closed from the keyboard or the window manager at all.
     public var exitAccelerator: String?
-    /// Wipe the session and start again after this long without user input (keys, pointer,
-    /// touch); `nil` never does. A session nobody touched since it started is left alone.
+    /// Wipe the session and start again after this long without input to any window of the app
+    /// (keys, pointer, touch); `nil` never does. A session nobody touched since it started is left alone.
     public var idleReset: Duration?
+    /// How long before an idle reset a warning asks whether anyone is still there, with a
+    /// countdown and a Continue button; at most half the time allowed. `.zero` for no warning.
+    /// The default, 20 s, is the least WCAG 2.2.1 allows for extending a time limit.
+    public var idleWarning: Duration
+    /// The time allowed without input while a host window waits for the person (the capture or
+    /// chip-reading window, a question): placing a document or a passport takes longer, but a
+    /// session left in one still ends. `nil` means four times ``idleReset``.
+    public var idleResetWhileWaiting: Duration?
     /// How long the page's last screen stays after `journey.complete` before the session is wiped.
     public var resetDelayAfterCompletion: Duration
 
     public init(
-        exitAccelerator: String? = nil, idleReset: Duration? = nil, resetDelayAfterCompletion: Duration = .seconds(3)
+        exitAccelerator: String? = nil, idleReset: Duration? = nil, idleWarning: Duration = .seconds(20),
+        idleResetWhileWaiting: Duration? = nil, resetDelayAfterCompletion: Duration = .seconds(3)
     ) {
         self.exitAccelerator = exitAccelerator
         self.idleReset = idleReset
+        self.idleWarning = idleWarning
+        self.idleResetWhileWaiting = idleResetWhileWaiting
         self.resetDelayAfterCompletion = resetDelayAfterCompletion
+    }
+
+    /// The time allowed without input, and how long of it the warning shows at the end;
+    /// `nil` without an idle reset.
+    func idleLimits(hostWindowWaiting: Bool) -> (limit: Duration, warning: Duration)? {
+        guard let idleReset else { return nil }
+        let limit = hostWindowWaiting ? (idleResetWhileWaiting ?? idleReset * 4) : idleReset
+        return (limit, min(max(idleWarning, .zero), limit / 2))
     }
 
     /// Parses a GTK accelerator for the exit key. It needs Control, Alt or Super, or a
@@ -45,15 +64,24 @@ public struct KioskConfiguration: Sendable, Equatable {
 
 /// Kiosk bookkeeping kept by the window.
 struct KioskState {
-    var lastInput = ContinuousClock.now
-    var touchedSinceReset = false
+    /// When the current session started (the kiosk was entered, or the last reset).
+    var sessionStart = ContinuousClock.now
+    /// Later than the last input when something else showed somebody is there: a host window
+    /// opening or closing, Continue on the idle warning.
+    var presenceNoted = ContinuousClock.now
+    /// Whether a host window waited for the person at the last idle check.
+    var hostWindowWaiting = false
     var idleTask: Task<Void, Never>?
+    var idleWarning: KioskIdleWarning?
     var pendingReset: Task<Void, Never>?
     var crashesSinceLoad = 0
     var resetCount = 0
     /// The `WebKitWebsiteDataTypes` WebKit still reported after the last wipe (0: none).
     var dataLeftByLastWipe: UInt32 = 0
     var blankLoaded: (@MainActor () -> Void)?
+    /// The back-forward list as the first session's journey page left it on loading, before
+    /// anybody touched it: every reset starts the next session's history from it.
+    var initialHistory: OpaquePointer?
 }
 
 extension BridgeJourneyWindow {
@@ -64,6 +92,8 @@ extension BridgeJourneyWindow {
     /// The kinds of website data (a `WebKitWebsiteDataTypes` mask) WebKit still reported after
     /// the last reset's wipe; 0 when nothing was left.
     public var websiteDataLeftAfterReset: UInt32 { kioskState.dataLeftByLastWipe }
+    /// The idle warning's countdown (such as "0:18") while it asks whether anyone is still there; else `nil`.
+    public var idleWarningCountdown: String? { kioskState.idleWarning?.countdownText }
 
     /// Puts the window in kiosk mode, for good:
     /// - fullscreen (also without a window manager: the window covers the primary monitor and
@@ -71,7 +101,9 @@ extension BridgeJourneyWindow {
     ///   no reload key;
     /// - the window manager cannot close it; only `configuration.exitAccelerator` can (or nothing);
     /// - after ``journeyDidComplete()`` or `configuration.idleReset` without input, the session
-    ///   is wiped (``resetSession(reason:)``) and the journey starts again at ``url``;
+    ///   is wiped (``resetSession(reason:)``) and the journey starts again at ``url``; input to any
+    ///   window of the app counts, a host window waiting for the person allows
+    ///   `idleResetWhileWaiting`, and a warning with a countdown and Continue comes first;
     /// - a web-process crash restarts the journey the same way, with a notice;
     /// - nothing leaves it: a refused navigation or new window is dropped, not handed to the
     ///   browser; the page's file chooser, print dialog and colour chooser are refused
@@ -102,8 +134,10 @@ extension BridgeJourneyWindow {
             gtk_window_resize(window, area.width, area.height)
         }
         if !wasKiosk { KioskWindowGuard.kioskWindowOpened() }
-        kioskState.lastInput = .now
-        scheduleIdleCheck()
+        UserActivity.startWatching()
+        kioskState.sessionStart = .now
+        kioskState.presenceNoted = .now
+        startIdleWatch()
     }
 
     /// Tells the window the journey finished (`journey.complete`): closing no longer cancels
@@ -135,13 +169,14 @@ extension BridgeJourneyWindow {
     ///    (``KioskWipe/clearAll(_:)``);
     /// 5. the journey is loaded afresh in a new web process.
     ///
-    /// The web view's back-forward list is kept: WebKitGTK has no call to empty it.
+    /// The back-forward list starts again from the one the first session had before anybody
+    /// touched it (WebKitGTK has no call to empty it; a restored session state replaces it).
     public func resetSession(reason: String) async {
         guard let webView, !isResetting else { return }
         isResetting = true
         kioskState.pendingReset?.cancel()
         kioskState.pendingReset = nil
-        kioskState.touchedSinceReset = false
+        hideIdleWarning()
         isJourneyInProgress = false
         host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
         hideNotice()
@@ -153,9 +188,10 @@ extension BridgeJourneyWindow {
             kioskState.dataLeftByLastWipe = await KioskWipe.clearAll(manager)
         }
         kioskState.resetCount += 1
-        kioskState.lastInput = .now
+        kioskState.sessionStart = .now
+        kioskState.presenceNoted = .now
         isResetting = false
-        load()
+        loadWithFreshHistory()
         onSessionReset?(reason)
     }
 
@@ -187,19 +223,37 @@ extension BridgeJourneyWindow {
         kioskState.blankLoaded?()
     }
 
-    /// Called by the window's input handlers: keys, buttons, pointer motion, scrolling, touch.
-    func noteUserInput() {
-        kioskState.lastInput = .now
-        kioskState.touchedSinceReset = true
-    }
-
     func kioskLoadFinished() {
         kioskState.crashesSinceLoad = 0
+        if kioskState.initialHistory == nil, kioskState.resetCount == 0, let webView,
+            (UserActivity.lastInput ?? kioskState.sessionStart) <= kioskState.sessionStart
+        {
+            kioskState.initialHistory = webkit_web_view_get_session_state(webView)
+        }
+    }
+
+    /// Loads the journey for the next session with the back-forward list of the first session's
+    /// untouched start, so that nothing of the previous person's pages is left in it (neither
+    /// `history.length` nor an entry `history.back()` could reach); a plain load without one.
+    private func loadWithFreshHistory() {
+        guard let webView, let initialHistory = kioskState.initialHistory else {
+            load()
+            return
+        }
+        prepareOriginPolicy()
+        webkit_web_view_restore_session_state(webView, initialHistory)
+        let list = webkit_web_view_get_back_forward_list(webView)
+        if let item = webkit_back_forward_list_get_current_item(list) {
+            webkit_web_view_go_to_back_forward_list_item(webView, item)
+        } else {
+            load()
+        }
     }
 
     func closeKiosk() {
         kioskState.idleTask?.cancel()
         kioskState.pendingReset?.cancel()
+        hideIdleWarning()
         close()
     }
 
@@ -217,26 +271,89 @@ extension BridgeJourneyWindow {
         }
     }
 
-    private func scheduleIdleCheck() {
+    /// How often the idle watch looks at the clock and the windows (and updates the countdown).
+    private static let idleCheckInterval: Duration = .milliseconds(250)
+
+    private func startIdleWatch() {
         kioskState.idleTask?.cancel()
-        guard let idle = kiosk?.idleReset else { return }
-        let deadline = kioskState.lastInput + idle
+        guard kiosk?.idleReset != nil else { return }
         kioskState.idleTask = Task { @MainActor [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.idleCheck()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.idleCheckInterval)
+                guard !Task.isCancelled, let self, self.window != nil else { return }
+                await self.idleCheck()
+            }
         }
     }
 
+    /// One look at the idle time: nothing while the session is untouched, resetting or about to
+    /// reset after completion; the warning in the last stretch; the reset at the limit.
     private func idleCheck() async {
-        guard let idle = kiosk?.idleReset, window != nil else { return }
-        if ContinuousClock.now - kioskState.lastInput >= idle {
-            if kioskState.touchedSinceReset {
-                await resetSession(
-                    reason: tr("Nobody used the journey for {seconds} s", ["seconds": String(idle.components.seconds)]))
-            }
-            kioskState.lastInput = .now
+        let now = ContinuousClock.now
+        let waiting = isHostWindowWaiting()
+        if waiting != kioskState.hostWindowWaiting {
+            // A host window opening or closing is the person's doing (or answers them): count it.
+            kioskState.hostWindowWaiting = waiting
+            kioskState.presenceNoted = now
         }
-        scheduleIdleCheck()
+        guard let kiosk, let (limit, warning) = kiosk.idleLimits(hostWindowWaiting: waiting),
+            !isResetting, kioskState.pendingReset == nil,
+            let lastInput = UserActivity.lastInput, lastInput > kioskState.sessionStart
+        else {
+            hideIdleWarning()
+            return
+        }
+        let remaining = limit - (now - max(lastInput, kioskState.presenceNoted))
+        if remaining <= .zero {
+            hideIdleWarning()
+            let seconds = Int((limit / .seconds(1)).rounded())
+            await resetSession(reason: tr("Nobody used the journey for {seconds} s", ["seconds": String(seconds)]))
+        } else if remaining <= warning, let parent = topKioskWindow() {
+            let warningView = kioskState.idleWarning ?? makeIdleWarning()
+            let wasShown = warningView.isShown
+            warningView.show(over: parent, remaining: remaining)
+            if !wasShown { onIdleWarning?(remaining) }
+        } else if kioskState.idleWarning?.isShown == true {
+            hideIdleWarning()
+            onIdleWarningAnswered?()
+        }
+    }
+
+    private func makeIdleWarning() -> KioskIdleWarning {
+        let warningView = KioskIdleWarning()
+        warningView.onContinue = { [weak self] in
+            guard let self else { return }
+            self.kioskState.presenceNoted = .now
+            if self.kioskState.idleWarning?.isShown == true {
+                self.hideIdleWarning()
+                self.onIdleWarningAnswered?()
+            }
+        }
+        kioskState.idleWarning = warningView
+        return warningView
+    }
+
+    func hideIdleWarning() {
+        kioskState.idleWarning?.hide()
+    }
+
+    /// The other windows of the app on screen, waiting for the person: the capture or
+    /// chip-reading window, a question (not menus, not the idle warning).
+    private func waitingHostWindows() -> [UnsafeMutablePointer<GtkWindow>] {
+        let warningWindow = kioskState.idleWarning?.gtkWindow
+        return processToplevels().filter { toplevel in
+            toplevel != window && toplevel != warningWindow
+                && gtk_window_get_window_type(toplevel) == GTK_WINDOW_TOPLEVEL
+                && gtk_widget_get_mapped(gbg_widget(toplevel)) != 0
+        }
+    }
+
+    private func isHostWindowWaiting() -> Bool { !waitingHostWindows().isEmpty }
+
+    /// The window the idle warning goes over: the active host window, another one waiting, else
+    /// the journey window.
+    private func topKioskWindow() -> UnsafeMutablePointer<GtkWindow>? {
+        let hostWindows = waitingHostWindows()
+        return hostWindows.first { gtk_window_is_active($0) != 0 } ?? hostWindows.first ?? window
     }
 }

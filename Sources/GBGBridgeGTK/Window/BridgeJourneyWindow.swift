@@ -94,6 +94,10 @@ public final class BridgeJourneyWindow {
     public var onWebProcessCrashed: (@MainActor (_ count: Int, _ reason: String) -> Void)?
     /// Called after a kiosk session was wiped and the journey started again, with the reason.
     public var onSessionReset: (@MainActor (String) -> Void)?
+    /// Called when the kiosk's idle warning appears, with the time left until the reset.
+    public var onIdleWarning: (@MainActor (Duration) -> Void)?
+    /// Called when somebody answered the idle warning (Continue, or any input) and the session goes on.
+    public var onIdleWarningAnswered: (@MainActor () -> Void)?
     /// Called once the window has been destroyed.
     public var onClosed: (@MainActor () -> Void)?
     /// Called with each context menu WebKit is about to show, after the window removed the
@@ -405,12 +409,17 @@ public final class BridgeJourneyWindow {
 
     func load() {
         guard let webView else { return }
+        prepareOriginPolicy()
+        webkit_web_view_load_uri(webView, url.absoluteString)
+    }
+
+    /// Makes sure the journey's own origin is allowed before it is loaded.
+    func prepareOriginPolicy() {
         if transport.originPolicy.allowedOrigins.isEmpty
             || !transport.originPolicy.allows(urlString: url.absoluteString)
         {
             transport.originPolicy.allowedOrigins += OriginPolicy(journeyURL: url).allowedOrigins
         }
-        webkit_web_view_load_uri(webView, url.absoluteString)
     }
 
     private func connect(window: UnsafeMutablePointer<GtkWindow>, webView: UnsafeMutablePointer<WebKitWebView>) {
@@ -451,19 +460,12 @@ public final class BridgeJourneyWindow {
         for name in ["button-press-event", "button-release-event"] {
             signals.connect(
                 view, name, trampoline: Signal.event,
-                closure: { [unowned self] (event: gpointer?) in
+                closure: { (event: gpointer?) in
                     guard let button = event?.assumingMemoryBound(to: GdkEventButton.self).pointee else { return false }
-                    noteUserInput()
                     // Mouse back / forward buttons.
                     return button.button == 8 || button.button == 9
                 } as Signal.Event)
         }
-        signals.connect(
-            view, "event", trampoline: Signal.event,
-            closure: { [unowned self] (event: gpointer?) in
-                if let event, Self.isUserInput(event) { noteUserInput() }
-                return false
-            } as Signal.Event)
         signals.connect(
             view, "notify::title", trampoline: Signal.withPointer,
             closure: { [unowned self] (_: gpointer?) in titleChanged() } as Signal.WithPointer)
@@ -489,14 +491,7 @@ public final class BridgeJourneyWindow {
             windowPointer, "key-press-event", trampoline: Signal.event,
             closure: { [unowned self] (event: gpointer?) in
                 guard let event else { return false }
-                noteUserInput()
                 return keyPressed(event.assumingMemoryBound(to: GdkEventKey.self).pointee)
-            } as Signal.Event)
-        signals.connect(
-            windowPointer, "event", trampoline: Signal.event,
-            closure: { [unowned self] (event: gpointer?) in
-                if let event, Self.isUserInput(event) { noteUserInput() }
-                return false
             } as Signal.Event)
         signals.connect(
             windowPointer, "window-state-event", trampoline: Signal.event,
@@ -601,17 +596,6 @@ public final class BridgeJourneyWindow {
             node = current.pointee.next
         }
         return result
-    }
-
-    private static func isUserInput(_ event: gpointer) -> Bool {
-        let type = event.assumingMemoryBound(to: GdkEventAny.self).pointee.type
-        switch type {
-        case GDK_KEY_PRESS, GDK_BUTTON_PRESS, GDK_MOTION_NOTIFY, GDK_SCROLL, GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE,
-            GDK_TOUCHPAD_SWIPE, GDK_TOUCHPAD_PINCH:
-            return true
-        default:
-            return false
-        }
     }
 
     // MARK: Focus
@@ -741,6 +725,11 @@ public final class BridgeJourneyWindow {
         signals.disconnectAll()
         kioskState.idleTask?.cancel()
         kioskState.pendingReset?.cancel()
+        kioskState.idleWarning = nil
+        if let history = kioskState.initialHistory {
+            webkit_web_view_session_state_unref(history)
+            kioskState.initialHistory = nil
+        }
         automaticRetryTask?.cancel()
         transport.tearDown(reason: "The journey window was closed")  // untranslated: bridge data
         window = nil
