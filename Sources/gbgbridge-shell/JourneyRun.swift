@@ -84,12 +84,17 @@ final class JourneyRun: BridgeHostDelegate {
                         ["url": failure.url, "message": failure.message]))
             }
         }
+        // One automatic reload after a web-process death; the next one shows the error page.
+        window.transport.maximumReloadsAfterTermination = 1
         window.onWebProcessCrashed = { [unowned self] count, reason in
             if windowSettings.kiosk != nil {
                 ShellOutput.warning(
                     tr("{reason}; the kiosk session was wiped and the journey started again", ["reason": reason]))
-            } else if count >= 2 {
+            } else if count >= 2, settings.isUnattended {
                 finish(.journeyFailed(tr("the journey's web process died twice (last: {reason})", ["reason": reason])))
+            } else if count >= 2 {
+                // A person is at the window: the error page offers Try Again instead of the app
+                // vanishing, and onLoadFailed says so on stderr.
             } else {
                 ShellOutput.warning(
                     tr("{reason}; the journey was reloaded (a second death ends the run)", ["reason": reason]))

@@ -95,6 +95,26 @@ import Testing
         #expect(transport.deliveredMessages.map(\.correlationId) == ["new-capture"])
     }
 
+    @Test func completedRequestsCountSuccessesOfThisPageOnly() async {
+        host.registerCustomCapability("chip.read") { _, responder in
+            responder.respond(status: .success, data: nil, error: nil)
+        }
+        host.registerCustomCapability("chip.fail") { _, responder in
+            responder.respond(status: .error, data: nil, error: nil)
+        }
+        host.receive(text: TestMessages.request("capability.query"))
+        host.receive(text: TestMessages.request("chip.fail"))
+        await transport.waitForDeliveries(2)
+        #expect(host.completedRequestCount == 0, "a query and a failure are nothing the person would lose")
+        host.receive(text: TestMessages.request("chip.read", correlationId: "first"))
+        host.receive(text: TestMessages.request("chip.read", correlationId: "second"))
+        #expect(
+            await eventually { host.completedRequestCount == 2 },
+            "\(transport.deliveredMessages.map { "\($0.payload.action) \($0.payload.status?.rawValue ?? "-")" })")
+        host.resetForNewPage(reason: "Page reloaded")
+        #expect(host.completedRequestCount == 0)
+    }
+
     @Test func resetCancelledHandlerSeesTheReason() async {
         let reasons = ReasonBox()
         host.selfieCapture.handler = { [host] _ in

@@ -183,6 +183,54 @@ struct JourneyWindowTests {
         #expect(blue, "no Try Again button found in \(screenshot)")
     }
 
+    @Test(
+        "with a person at the window, a second web-process death shows the error page with Try Again; the run goes on")
+    func secondCrashAttendedShowsErrorPage() throws {
+        let logPath = file("crash-attended.jsonl")
+        let screenshot = file("crash-attended.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+        process.arguments = [
+            "-a", "-s", "-screen 0 1280x1024x24", ShellRun.binary, ShellRun.fixture("journey-silent.html"),
+            "--timeout", "15", "--message-log", logPath, "--screenshot", screenshot,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        environment["NO_AT_BRIDGE"] = "1"
+        process.environment = environment
+        let errors = file("crash-attended.stderr")
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        for load in 1...2 {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, process.isRunning {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                if log.components(separatedBy: "test.loaded").count - 1 >= load { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            let victim = try #require(
+                KioskWipeTests.oldestWebProcess(under: process.processIdentifier), "no web process (load \(load))")
+            kill(victim, SIGKILL)
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        try ShellRun.wait(for: process, limit: 60)
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        // Not ended by the second death: the timeout ends it.
+        #expect(process.terminationStatus == 3, "stderr: \(stderr)")
+        #expect(stderr.contains("warning: could not load the journey"), "\(stderr)")
+        #expect(stderr.contains("the window offers to try again"), "\(stderr)")
+        #expect(!stderr.contains("died twice"), "\(stderr)")
+        let blue = try (0..<40).contains { step in
+            let pixel = try ScreenshotCheck.pixel(of: screenshot, x: 640, y: 450 + step * 5)
+            return pixel.count == 3 && pixel[2] > 150 && pixel[0] < 120
+        }
+        #expect(blue, "no Try Again button found in \(screenshot)")
+    }
+
     // MARK: Options
 
     @Test(

@@ -33,6 +33,31 @@ struct ShellEndingTests {
         #expect(run.stdout.isEmpty)
     }
 
+    @Test(
+        "closing a journey with photos taken asks first: the window stays until the person confirms",
+        .enabled(if: WindowCloser.isAvailable, "needs cc and the X11 headers (libx11-dev) to build the close helper"))
+    func closingAfterCapturesAsks() throws {
+        let closer = try WindowCloser.build(in: scratch)
+        let logPath = file("close-captured.jsonl")
+        let (process, _, err) = try ShellRun.start(
+            [
+                ShellRun.fixture("journey-basic.html"), "--headless", "--timeout", "60", "--message-log", logPath,
+                "--document-image", ShellRun.fixture("document.png"), "--selfie-image", ShellRun.fixture("selfie.jpg"),
+            ], scratch: scratch)
+        defer { if process.isRunning { process.terminate() } }
+        try waitForLog(logPath, toContain: "test.done")
+        let display = try #require(WindowCloser.display(ofXvfbChildOf: process.processIdentifier))
+        try WindowCloser.close(windowsOf: process.processIdentifier, on: display, helper: closer)
+        Thread.sleep(forTimeInterval: 2)
+        #expect(process.isRunning, "the window closed without asking, with two photos taken")
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        #expect(!log.contains("journey.cancel"), "the journey was cancelled before the person confirmed")
+        kill(process.processIdentifier, SIGTERM)
+        try ShellRun.wait(for: process, limit: 30)
+        let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        #expect(!stderr.contains("the window was closed"), "\(stderr)")
+    }
+
     /// Starts the shell with a message log, waits until the journey has loaded, asks its window to
     /// close and waits for the exit.
     private func runAndClose(_ arguments: [String]) throws -> ShellRun {

@@ -65,6 +65,7 @@ extension BridgeHost {
         to correlationId: String, action: String,
         status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?
     ) {
+        if status == .success, action != CapabilityQueryHandler.queryAction { completedRequestCount += 1 }
         let response = BridgeMessage(
             version: BridgeMessage.protocolVersion,
             correlationId: correlationId,

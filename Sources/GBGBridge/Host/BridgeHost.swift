@@ -48,6 +48,9 @@ public final class BridgeHost {
     public internal(set) var droppedResponseCount = 0
     /// Messages a ``messageStream()`` subscriber never saw because it fell too far behind.
     public internal(set) var droppedStreamMessageCount = 0
+    /// Requests of the current page answered with success, `capability.query` aside: work (a
+    /// photo, a chip read) the person would lose with the page. Back to 0 at ``resetForNewPage(reason:)``.
+    public internal(set) var completedRequestCount = 0
 
     /// The `payload.data` key of a summarised ``receivedMessages`` entry.
     public nonisolated static let summarizedDataKey = "summarized"
@@ -192,6 +195,7 @@ public final class BridgeHost {
     /// requests are dropped, and responses from handlers still running are discarded.
     public func resetForNewPage(reason: String) {
         pageGeneration &+= 1
+        completedRequestCount = 0
         documentCapture.cancelActive(reason: reason)
         selfieCapture.cancelActive(reason: reason)
         pendingRequests.removeAll()

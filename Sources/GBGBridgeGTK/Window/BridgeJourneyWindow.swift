@@ -116,6 +116,7 @@ public final class BridgeJourneyWindow {
     private var currentLoadFailure: JourneyLoadFailure?
     private var focusCheckGeneration = 0
     private var reloadDialog: UnsafeMutablePointer<GtkWidget>?
+    private var closeDialog: UnsafeMutablePointer<GtkWidget>?
     /// Kiosk mode, once entered.
     var kiosk: KioskConfiguration?
     var kioskState = KioskState()
@@ -207,6 +208,7 @@ public final class BridgeJourneyWindow {
         denyPendingPermissions()
         signals.disconnectAll()
         if let reloadDialog { gtk_widget_destroy(reloadDialog) }
+        if let closeDialog { gtk_widget_destroy(closeDialog) }
         if let window { gtk_widget_destroy(gbg_widget(window)) }
     }
 
@@ -223,6 +225,7 @@ public final class BridgeJourneyWindow {
         guard let window, !isClosing else { return }
         isClosing = true
         if let reloadDialog { gtk_widget_destroy(reloadDialog) }
+        if let closeDialog { gtk_widget_destroy(closeDialog) }
         guard isJourneyInProgress, transport.isPageReady else {
             gtk_widget_destroy(gbg_widget(window))
             return
@@ -393,6 +396,40 @@ public final class BridgeJourneyWindow {
         gtk_widget_show_all(dialog)
     }
 
+    /// Closes the window as the window manager's close does (Alt+F4, the title bar's close
+    /// button): when the page already got something done (a photo, a chip read: see
+    /// ``BridgeHost/completedRequestCount``) and the journey is not finished, a dialog asks first,
+    /// with staying as the default; otherwise it closes at once (``close()``). Kiosk mode does nothing.
+    public func requestClose() {
+        guard kiosk == nil, let window, !isClosing else { return }
+        if let closeDialog {
+            gtk_window_present(gbg_window(closeDialog))
+            return
+        }
+        guard isJourneyInProgress, transport.isPageReady, host.completedRequestCount > 0 else {
+            close()
+            return
+        }
+        let dialog = makeQuestionDialog(
+            over: window, iconName: "dialog-question", question: tr("Close and lose your progress?"),
+            detail: tr("The photos and details you have given so far are not kept. You would have to start again."),
+            decline: tr("_Stay"), declineResponse: GTK_RESPONSE_CANCEL,
+            confirm: tr("_Close"), confirmStyle: "destructive-action")
+        closeDialog = dialog
+        connectUntracked(
+            UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
+            closure: { [weak self] (response: UInt32) in
+                guard let self, let dialog = closeDialog else { return }
+                closeDialog = nil
+                gtk_widget_destroy(dialog)
+                if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { close() }
+            } as Signal.WithEnum)
+        gtk_widget_show_all(dialog)
+    }
+
+    /// The close confirmation dialog while it is open.
+    public var closeConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { closeDialog }
+
     /// The reload confirmation dialog while it is open.
     public var reloadConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { reloadDialog }
 
@@ -484,7 +521,7 @@ public final class BridgeJourneyWindow {
         signals.connect(
             windowPointer, "delete-event", trampoline: Signal.event,
             closure: { [unowned self] (_: gpointer?) in
-                if kiosk == nil { close() }
+                if kiosk == nil { requestClose() }
                 return true
             } as Signal.Event)
         signals.connect(
@@ -678,7 +715,7 @@ public final class BridgeJourneyWindow {
             reloaded
                 ? tr("{reason}. The journey has been reloaded; any step in progress was cancelled.", ["reason": reason])
                 : tr(
-                    "{reason}. It happened again, so the journey was stopped; close the window and try again.",
+                    "{reason}. It happened again, so the page was stopped; press Try Again to start over.",
                     ["reason": reason]))
         onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
     }
@@ -735,6 +772,7 @@ public final class BridgeJourneyWindow {
         window = nil
         webView = nil
         reloadDialog = nil
+        closeDialog = nil
         onClosed?()
     }
 }
