@@ -171,11 +171,13 @@ public final class NFCReadWindow {
             } as Signal.Event)
     }
 
-    /// Enter tries again after a failure that allows it, closes after one that does not, and does
-    /// nothing while reading (never an accidental Cancel); Escape cancels. Returns whether the key was used.
+    /// Enter activates the focused button (Cancel cancels, Try again retries). With the focus on no button,
+    /// it tries again after a failure that allows it, closes after one that does not, and does nothing while
+    /// reading. Escape cancels. Returns whether the key was used.
     func handleKey(_ keyval: guint) -> Bool {
         switch Int32(bitPattern: keyval) {
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+            if activateFocusedButton(of: window) { return true }
             if case .failed = state {
                 if offersRetry { onRetry?() } else { onCancel?() }
             }

@@ -4,8 +4,11 @@
 Runs gbgbridge-capture-testhost (path in argv[1]) showing a selfie capture dialog with a hint, walks its
 accessible tree and checks that every button, the camera picker, the status and hint lines and the preview
 have a non-empty name and a fitting role; then presses Capture and checks that the countdown numbers and
-the "photo taken" status are announced (object:announcement). Prints one line per check, exits 1 on any
-failure. Run it on a private session bus with the accessibility bus: see scripts/capture-a11y-test.sh.
+the "photo taken" status are announced (object:announcement). Then, in document dialogs, Return with the
+focus moved as a screen reader moves it: on Cancel it cancels and takes no photo; on Retake it goes back to
+the live picture and sends nothing; with the focus on no button it captures; on Use photo it sends. Prints
+one line per check, exits 1 on any failure. Run it on a private session bus with the accessibility bus: see
+scripts/capture-a11y-test.sh.
 """
 import os
 import subprocess
@@ -15,8 +18,116 @@ import time
 import threading
 
 import atspi_checks
-from atspi_checks import Atspi, GLib, check, find_app, walk
+from atspi_checks import (RETURN, Atspi, GLib, HostLines, check, find_app, focus, focused_names, press_key,
+                          pump_until, walk)
 
+DOCUMENT_TITLE = "Photo of your document"
+
+
+def open_document_dialog(host, state, *options):
+    """Starts the test host with a document dialog in state; returns (process, lines, dialog or None)."""
+    process = subprocess.Popen([host, "show", state, "--hold", "120", *options], stdout=subprocess.PIPE, text=True)
+    lines = HostLines(process)
+    check(lines.wait_for(f"READY {state}"), f"the test host shows the document dialog ({state})", lines.seen)
+    dialogs = []
+
+    def found():
+        # This run's application (an earlier run's may still be listed for a moment).
+        desktop = Atspi.get_desktop(0)
+        apps = [desktop.get_child_at_index(i) for i in range(desktop.get_child_count())]
+        for app in apps:
+            if app is not None and app.get_name() == "gbgbridge-capture-testhost" \
+                    and app.get_process_id() == process.pid:
+                windows = [app.get_child_at_index(i) for i in range(app.get_child_count())]
+                dialogs.extend(w for w in windows if w is not None and w.get_name() == DOCUMENT_TITLE)
+        return bool(dialogs)
+    check(pump_until(found, 20), "the document dialog is on the accessibility bus")
+    return process, lines, (dialogs[0] if dialogs else None)
+
+
+def button(dialog, name):
+    buttons = [node for node, _ in walk(dialog) if node.get_role() == Atspi.Role.PUSH_BUTTON
+               and node.get_name() == name and node.get_state_set().contains(Atspi.StateType.SHOWING)]
+    return buttons[0] if buttons else None
+
+
+def preview(dialog):
+    previews = [node for node, _ in walk(dialog) if node.get_name() == "Camera preview"]
+    return previews[0] if previews else None
+
+
+def is_live(dialog):
+    node = preview(dialog)
+    return node is not None and node.get_role() == Atspi.Role.VIDEO and "Live" in node.get_description()
+
+
+def is_still(dialog):
+    node = preview(dialog)
+    return node is not None and node.get_role() == Atspi.Role.IMAGE and "Still" in node.get_description()
+
+
+def return_on(dialog, name):
+    """Moves the focus to the button called name, waits until it has it, and presses Return."""
+    target = button(dialog, name)
+    check(target is not None and focus(target), f"the focus can be moved to {name}")
+    check(pump_until(lambda: focused_names(dialog) == [name], 10), f"the focus is on {name}", focused_names(dialog))
+    press_key(RETURN)
+
+
+def stop(process):
+    process.kill()
+    process.wait(timeout=20)
+
+
+def return_activates_the_focused_button(host):
+    """Return activates the button with the focus; the default action only runs with the focus on no button."""
+    announcements = []
+    listener = Atspi.EventListener.new(
+        lambda event: announcements.append(event.any_data if isinstance(event.any_data, str) else str(event.any_data)))
+    listener.register("object:announcement")
+
+    # Live picture, focus on Cancel: Return cancels, no photo is taken.
+    process, lines, dialog = open_document_dialog(host, "live")
+    if dialog is not None:
+        check(is_live(dialog), "the live picture is shown")
+        return_on(dialog, "Cancel")
+        finished = lines.starting_with("FINISHED", 10)
+        check(finished == ["FINISHED cancelled"], "Return on Cancel cancels", finished)
+        check(not any(text.startswith("Photo taken") for text in announcements) and not is_still(dialog),
+              "Return on Cancel takes no photo", announcements)
+    stop(process)
+
+    # Reviewing a photo, focus on Retake: back to the live picture, nothing sent.
+    unfocus = os.path.join(tempfile.mkdtemp(prefix="gbgbridge-a11y-"), "unfocus")
+    process, lines, dialog = open_document_dialog(host, "review", "--unfocus-when", unfocus)
+    if dialog is None:
+        stop(process)
+        return
+    check(is_still(dialog), "the photo is shown for review")
+    check(pump_until(lambda: focused_names(dialog) == ["Use photo"], 10), "the focus is on Use photo in review",
+          focused_names(dialog))
+    return_on(dialog, "Retake")
+    check(pump_until(lambda: is_live(dialog), 10), "Return on Retake goes back to the live picture")
+    pump_until(lambda: False, 1)
+    check(lines.starting_with("FINISHED") == [], "Return on Retake sends nothing", lines.seen)
+
+    # Focus on no button: Return does the default action (Capture).
+    before = len(announcements)
+    open(unfocus + "-1", "w").close()
+    check(lines.wait_for("UNFOCUSED 1", 30), "the test host takes the focus off every widget", lines.seen)
+    check(pump_until(lambda: focused_names(dialog) == [], 10), "no widget has the focus", focused_names(dialog))
+    press_key(RETURN)
+    check(pump_until(lambda: is_still(dialog), 10), "Return with the focus on no button takes the photo")
+    check(pump_until(lambda: any(t.startswith("Photo taken") for t in announcements[before:]), 5),
+          "the still photo is announced", announcements[before:])
+    check(lines.starting_with("FINISHED") == [], "taking the photo sends nothing yet", lines.seen)
+
+    # Focus on Use photo: Return sends.
+    return_on(dialog, "Use photo")
+    finished = lines.starting_with("FINISHED", 60)
+    check(finished == ["FINISHED document"], "Return on Use photo sends the photo", finished)
+    stop(process)
+    listener.deregister("object:announcement")
 
 
 def main():
@@ -119,8 +230,11 @@ def main():
     if previews:
         check(previews[0].get_role() == Atspi.Role.IMAGE and "Still" in previews[0].get_description(),
               "the reviewed photo is an image described as a still", previews[0].get_description())
+    listener.deregister("object:announcement")
     process.kill()
     process.wait(timeout=20)
+
+    return_activates_the_focused_button(host)
 
 
 atspi_checks.run(main)

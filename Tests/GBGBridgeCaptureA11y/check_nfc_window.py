@@ -4,8 +4,9 @@
 Runs gbgbridge-capture-testhost (path in argv[1]) showing the chip-reading window waiting for a document,
 then steps it through a read (opening the chip, personal details, photo with a progress bar) that fails
 when the document is lost. Checks names, roles and focus in each state, and that each new step and the
-failure are announced once (object:announcement), not every progress tick. Prints one line per check,
-exits 1 on any failure. Run it on a private session bus with the accessibility bus: see
+failure are announced once (object:announcement), not every progress tick; then that Return activates the
+focused button: Try again retries, and with the focus moved to Cancel, Return cancels and does not retry.
+Prints one line per check, exits 1 on any failure. Run it on a private session bus with the accessibility bus: see
 scripts/capture-a11y-test.sh.
 """
 import os
@@ -14,25 +15,11 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 
 import atspi_checks
-from atspi_checks import Atspi, GLib, check, find_app, walk
+from atspi_checks import RETURN, Atspi, check, find_app, focus, focused_names, press_key, pump_until, walk
 
 TITLE = "Read the document's chip"
-
-
-def pump_until(predicate, seconds):
-    """Runs the main context (which delivers AT-SPI events) until predicate() holds or time runs out."""
-    context = GLib.MainContext.default()
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        while context.pending():
-            context.iteration(False)
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def showing(node):
@@ -41,10 +28,6 @@ def showing(node):
 
 def nodes_by_role(dialog, role):
     return [node for node, _ in walk(dialog) if node.get_role() == role and showing(node)]
-
-
-def focused_names(dialog):
-    return [node.get_name() for node, _ in walk(dialog) if node.get_state_set().contains(Atspi.StateType.FOCUSED)]
 
 
 def main():
@@ -125,6 +108,24 @@ def main():
     check(pump_until(lambda: focused_names(dialog) == ["Try again"], 10), "the focus moves to Try again",
           focused_names(dialog))
     check(not nodes_by_role(dialog, Atspi.Role.PROGRESS_BAR), "the progress bar is gone after the failure")
+
+    # Return activates the focused button: Try again retries; moved to Cancel, Return cancels, not retries.
+    def drain():
+        while not lines.empty():
+            seen.append(lines.get())
+        return seen
+
+    press_key(RETURN)
+    check(pump_until(lambda: "RETRIED" in drain(), 10), "Return on Try again tries again", seen)
+    retries = drain().count("RETRIED")
+    cancel = [b for b in nodes_by_role(dialog, Atspi.Role.PUSH_BUTTON) if b.get_name() == "Cancel"]
+    check(len(cancel) == 1 and focus(cancel[0]), "the focus can be moved to Cancel")
+    check(pump_until(lambda: focused_names(dialog) == ["Cancel"], 10), "the focus is on Cancel",
+          focused_names(dialog))
+    press_key(RETURN)
+    check(pump_until(lambda: "CANCELLED" in drain(), 10), "Return on Cancel cancels", seen)
+    pump_until(lambda: False, 0.5)
+    check(drain().count("RETRIED") == retries, "Return on Cancel does not try again", seen)
     process.kill()
     process.wait(timeout=20)
 

@@ -15,12 +15,14 @@ import GBGBridgeNFC
 // screenshots that run outside the Swift test process (AT-SPI, other screen sizes, themes, languages).
 //
 //   gbgbridge-capture-testhost show STATE [--kind document|selfie] [--screenshot PNG] [--hold SECONDS]
-//                                         [--press-capture-when FILE]
+//                                         [--press-capture-when FILE] [--unfocus-when PREFIX]
 //       STATE: live | hint | countdown | review | disconnected
 //       Prints "READY STATE" once the dialog is in that state; with --screenshot it paints the dialog into
 //       the PNG and exits, otherwise it keeps running for --hold seconds (default 30). With
 //       --press-capture-when it presses Return once FILE exists (the checker creates it when it is
-//       done with the dialog's first state, however long that took).
+//       done with the dialog's first state, however long that took). With --unfocus-when it takes the
+//       keyboard focus off every widget each time the next of PREFIX-1, PREFIX-2, ... appears, printing
+//       "UNFOCUSED N". Prints "FINISHED document|selfie|cancelled|failed CODE" as soon as the dialog answers.
 //   gbgbridge-capture-testhost size
 //       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
 //   gbgbridge-capture-testhost nfc STATE [--advance-when PREFIX] [--screenshot PNG] [--hold SECONDS]
@@ -28,6 +30,7 @@ import GBGBridgeNFC
 //       document, with Try again). Prints "READY STATE". With --advance-when it then goes on through
 //       the later states: to reading once PREFIX-1 exists, to failed once PREFIX-2 exists, printing
 //       "READY reading" and "READY failed" (the checker listens for the announcements in between).
+//       Prints "CANCELLED" and "RETRIED" as soon as the window's Cancel or Try again is used.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -115,7 +118,11 @@ func runChipReadingWindow(over parent: UnsafeMutablePointer<GtkWidget>) async {
     guard let start = states.firstIndex(of: first) else { fail("unknown state \(first)") }
     let window = NFCReadWindow(parent: UnsafeMutablePointer(OpaquePointer(parent)))
     var cancelled = false
-    window.onCancel = { cancelled = true }
+    window.onCancel = {
+        cancelled = true
+        say("CANCELLED")
+    }
+    window.onRetry = { say("RETRIED") }
     func enter(_ state: String) async {
         switch state {
         case "waiting":
@@ -186,7 +193,15 @@ func run() async {
     var finished: CaptureResult?
     let window = CaptureWindow(
         kind: kind, request: request, sources: sources, selfieRecipient: nil, selfieCountdown: 3
-    ) { result in finished = result }
+    ) { result in
+        finished = result
+        switch result {
+        case .document: say("FINISHED document")
+        case .selfie: say("FINISHED selfie")
+        case .cancelled: say("FINISHED cancelled")
+        case .failed(let code, _, _): say("FINISHED failed \(code)")
+        }
+    }
     do {
         try await window.present(over: UnsafeMutablePointer(OpaquePointer(parent)))
     } catch {
@@ -228,6 +243,16 @@ func run() async {
     if let path = option("--screenshot") {
         await screenshot(dialog, to: path)
         exit(0)
+    }
+    if let prefix = option("--unfocus-when") {
+        Task { @MainActor in
+            for step in 1... {
+                let trigger = "\(prefix)-\(step)"
+                guard await wait(seconds: 120, until: { access(trigger, F_OK) == 0 }) else { return }
+                gtk_window_set_focus(dialog, nil)
+                say("UNFOCUSED \(step)")
+            }
+        }
     }
     if let trigger = option("--press-capture-when") {
         guard await wait(seconds: 120, until: { access(trigger, F_OK) == 0 }) else { fail("\(trigger) never appeared") }

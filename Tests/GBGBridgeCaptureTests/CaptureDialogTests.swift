@@ -59,13 +59,16 @@ struct CaptureDialogTests {
 
     // MARK: Keyboard
 
+    // Return activates the focused button as Space does: the click follows its short pressed look (or the
+    // key's release, which these synthesised presses do not send), so the tests wait for its effect.
+
     @Test func returnTakesThePhotoAndReturnAgainUsesIt() async throws {
         let coordinator = try await coordinator()
         let window = try await open(coordinator, .document, id: "kbd-doc", data: ["side": "back"])
         #expect(focus(of: window) == window.captureButton, "initial focus on Capture")
         #expect(gtk_widget_has_default(window.captureButton) != 0, "Capture is the default button")
         Keyboard.press(GDK_KEY_Return, on: window.window)
-        #expect(window.phase == .reviewing)
+        #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
         #expect(focus(of: window) == window.useButton, "focus moves to Use photo")
         #expect(gtk_widget_has_default(window.useButton) != 0)
         #expect(text(window.statusLabel).contains("Photo taken"))
@@ -75,20 +78,85 @@ struct CaptureDialogTests {
         #expect(message.payload.data?["mimeType"]?.stringValue == "image/png")
     }
 
-    @Test func returnWhileLiveNeverCancelsEvenWithCancelFocused() async throws {
-        let coordinator = try await coordinator()
-        let window = try await open(coordinator, .document, id: "kbd-safe")
+    @Test(arguments: ["live", "countdown", "reviewing"])
+    func returnOnAFocusedCancelCancelsAndSendsNoPhoto(phase: String) async throws {
+        let coordinator = try await coordinator(selfieCountdown: 3)
+        let window = try await open(coordinator, phase == "countdown" ? .selfie : .document, id: "kbd-cancel-\(phase)")
+        if phase != "live" {
+            gtk_button_clicked(gtkCast(window.captureButton))
+            #expect(phase == "countdown" ? window.phase.isCountdown : window.phase == .reviewing)
+        }
         gtk_widget_grab_focus(window.cancelButton)
         Keyboard.press(GDK_KEY_Return, on: window.window)
-        #expect(window.phase == .reviewing, "Return captured instead of cancelling")
+        let message = try await response("kbd-cancel-\(phase)")
+        #expect(message.payload.status == .cancelled, "Return on Cancel cancels (\(phase))")
+        #expect(message.payload.data?["imageBase64"] == nil, "no photo is sent")
+        #expect(await GTKTestEnvironment.pump { window.isClosed })
+    }
+
+    @Test func returnOnAFocusedRetakeRetakesAndSendsNothing() async throws {
+        let coordinator = try await coordinator()
+        let window = try await open(coordinator, .document, id: "kbd-retake")
+        gtk_button_clicked(gtkCast(window.captureButton))
+        #expect(window.phase == .reviewing)
+        gtk_widget_grab_focus(window.retakeButton)
+        Keyboard.press(GDK_KEY_Return, on: window.window)
+        #expect(await GTKTestEnvironment.pump { window.phase == .live }, "Return on Retake goes back to the preview")
+        await GTKTestEnvironment.pump(for: .milliseconds(300))
+        #expect(page.responses(to: "kbd-retake").isEmpty, "nothing is sent")
+        #expect(focus(of: window) == window.captureButton, "the focus goes to Capture, not Cancel")
         // Mnemonics activate the button, which clicks after its short pressed-look delay.
-        Keyboard.press(GDK_KEY_r, on: window.window, state: GDK_MOD1_MASK)
-        #expect(await GTKTestEnvironment.pump(timeout: .seconds(30)) { window.phase == .live }, "Alt+R is Retake")
         Keyboard.press(GDK_KEY_c, on: window.window, state: GDK_MOD1_MASK)
         #expect(await GTKTestEnvironment.pump(timeout: .seconds(30)) { window.phase == .reviewing }, "Alt+C is Capture")
+        Keyboard.press(GDK_KEY_r, on: window.window, state: GDK_MOD1_MASK)
+        #expect(await GTKTestEnvironment.pump(timeout: .seconds(30)) { window.phase == .live }, "Alt+R is Retake")
         Keyboard.press(GDK_KEY_Escape, on: window.window)
-        #expect(try await response("kbd-safe").payload.status == .cancelled)
+        #expect(try await response("kbd-retake").payload.status == .cancelled)
         #expect(await GTKTestEnvironment.pump { window.isClosed })
+    }
+
+    @Test func returnWithTheFocusOnNoButtonDoesTheDefaultAction() async throws {
+        let coordinator = try await coordinator()
+        let window = try await open(coordinator, .document, id: "kbd-default")
+        gtk_window_set_focus(gtkCast(window.window), nil)
+        #expect(window.handleKey(guint(GDK_KEY_Return)))
+        #expect(window.phase == .reviewing, "Return captures")
+        gtk_window_set_focus(gtkCast(window.window), nil)
+        Keyboard.press(GDK_KEY_ISO_Enter, on: window.window)
+        #expect(try await response("kbd-default").payload.status == .success, "Return uses the photo")
+    }
+
+    @Test func returnActivatesTheFocusedButtonOfAnyKindButNotAnInsensitiveOne() async throws {
+        let window = try #require(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        defer { gtk_widget_destroy(window) }
+        let box = try #require(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        let check = try #require(gtk_check_button_new_with_label("Check"))
+        let toggle = try #require(gtk_toggle_button_new_with_label("Toggle"))
+        let entry = try #require(gtk_entry_new())
+        for widget in [check, toggle, entry] { gtk_box_pack_start(gtkCast(box), widget, 0, 0, 0) }
+        gtk_container_add(gtkCast(window), box)
+        gtk_widget_show_all(window)
+        #expect(await GTKTestEnvironment.pump { gtk_widget_get_mapped(window) != 0 })
+        func isActive(_ button: UnsafeMutablePointer<GtkWidget>) -> Bool {
+            gtk_toggle_button_get_active(gtkCast(button)) != 0
+        }
+
+        gtk_widget_grab_focus(check)
+        #expect(activateFocusedButton(of: window), "a check button is a button")
+        #expect(await GTKTestEnvironment.pump { isActive(check) }, "and Return toggles it")
+
+        // GTK 3 takes the focus off a button made insensitive; either way, Return does not activate it.
+        gtk_widget_grab_focus(toggle)
+        gtk_widget_set_sensitive(toggle, 0)
+        let used = activateFocusedButton(of: window)
+        if gtk_window_get_focus(gtkCast(window)) == toggle { #expect(used, "Return is used up on the focused button") }
+        await GTKTestEnvironment.pump(for: .milliseconds(400))
+        #expect(!isActive(toggle), "an insensitive button is not activated")
+
+        gtk_widget_grab_focus(entry)
+        #expect(!activateFocusedButton(of: window), "an entry is no button: the dialog's default action runs")
+        gtk_window_set_focus(gtkCast(window), nil)
+        #expect(!activateFocusedButton(of: window), "no focus: the dialog's default action runs")
     }
 
     @Test func selfieCountdownThenCapture() async throws {
@@ -96,8 +164,9 @@ struct CaptureDialogTests {
         let window = try await open(coordinator, .selfie, id: "kbd-countdown")
         window.countdownStep = .milliseconds(250)
         Keyboard.press(GDK_KEY_Return, on: window.window)
-        #expect(window.phase == .countdown(remaining: 3))
+        #expect(await GTKTestEnvironment.pump { window.phase.isCountdown })
         #expect(gtk_widget_get_visible(window.captureButton) != 0)
+        #expect(focus(of: window) == window.captureButton)
         Keyboard.press(GDK_KEY_Return, on: window.window)
         #expect(window.phase.isCountdown, "Return during the countdown neither restarts nor cancels it")
         #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
@@ -116,7 +185,7 @@ struct CaptureDialogTests {
         let coordinator = try await coordinator(selfieCountdown: 3)
         let window = try await open(coordinator, .selfie, id: "kbd-countdown-escape")
         Keyboard.press(GDK_KEY_Return, on: window.window)
-        #expect(window.phase.isCountdown)
+        #expect(await GTKTestEnvironment.pump { window.phase.isCountdown })
         Keyboard.press(GDK_KEY_Escape, on: window.window)
         #expect(try await response("kbd-countdown-escape").payload.status == .cancelled)
         #expect(await GTKTestEnvironment.pump { window.isClosed })
@@ -226,6 +295,7 @@ struct CaptureDialogTests {
         #expect(gtk_window_get_focus_visible(gtkCast(window.window)) != 0, "focus is always drawn")
 
         Keyboard.press(GDK_KEY_Return, on: window.window)
+        #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
         #expect(atk(window.preview).role == ATK_ROLE_IMAGE && atk(window.preview).description.contains("Still"))
         #expect(window.announcements.last?.contains("Photo taken") == true)
         Keyboard.press(GDK_KEY_Escape, on: window.window)
@@ -247,7 +317,7 @@ struct CaptureDialogTests {
         window.showHint(nil)
         #expect(gtk_widget_get_visible(window.hintLabel) == 0 && window.hint == nil)
         Keyboard.press(GDK_KEY_Return, on: window.window)
-        #expect(window.phase == .reviewing)
+        #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
         Keyboard.press(GDK_KEY_Escape, on: window.window)
         _ = try await response("hint")
     }
@@ -267,7 +337,7 @@ struct CaptureDialogTests {
         #expect(window.announcements.contains(message))
         #expect(gtk_widget_is_sensitive(window.captureButton) != 0, "a hint never blocks Capture")
         Keyboard.press(GDK_KEY_Return, on: window.window)
-        #expect(window.phase == .reviewing)
+        #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
         #expect(window.hint == nil, "no live advice on a still photo")
         Keyboard.press(GDK_KEY_Escape, on: window.window)
         _ = try await response("scene-\(scene)")
@@ -302,6 +372,7 @@ struct CaptureDialogTests {
         #expect(text(window.statusLabel).contains("Connect a camera"))
         window.cameraAvailabilityChanged(available: true)
         #expect(gtk_widget_is_sensitive(window.retryButton) != 0)
+        #expect(focus(of: window) == window.retryButton, "the focus goes back to Retry, so Return retries")
 
         let shown = window.framesShown
         Keyboard.press(GDK_KEY_Return, on: window.window)

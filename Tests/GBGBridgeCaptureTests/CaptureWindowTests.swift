@@ -82,9 +82,9 @@ struct CaptureWindowTests {
         ])
         let window = try await openWindow(coordinator, kind: .selfie, id: "selfie-1")
         await GTKTestEnvironment.pump(for: .milliseconds(300))
-        #expect(window.handleKey(guint(GDK_KEY_Return)))
-        #expect(window.phase == .reviewing)
-        #expect(window.handleKey(guint(GDK_KEY_Return)))
+        #expect(window.handleKey(guint(GDK_KEY_Return)), "Return on the focused Capture")
+        #expect(await GTKTestEnvironment.pump { window.phase == .reviewing })
+        #expect(window.handleKey(guint(GDK_KEY_Return)), "Return on the focused Use photo")
 
         let message = try await response("selfie-1")
         #expect(message.payload.status == .success)

@@ -53,7 +53,7 @@ struct NFCReadWindowTests {
         }
     }
 
-    @Test("Escape cancels; Enter tries again after a failure that allows it, closes after one that does not")
+    @Test("Escape cancels; Enter activates the focused button, else tries again or closes after a failure")
     func keyboard() async {
         let window = NFCReadWindow(parent: nil)
         defer { window.close() }
@@ -64,26 +64,58 @@ struct NFCReadWindowTests {
         window.show(.waitingForDocument(readerName: "Reader"))
         window.present()
         await pump()
+        // With the focus on no button, Enter does nothing while reading: never an accidental Cancel.
+        gtk_window_set_focus(window.gtkWindow, nil)
         Keyboard.press(GDK_KEY_Return, on: widget(window))
-        await pump(.milliseconds(50))
-        #expect(retries == 0)
+        await pump(.milliseconds(400))
+        #expect(retries == 0 && cancels == 0)
         Keyboard.press(GDK_KEY_Escape, on: widget(window))
         await pump(.milliseconds(50))
         #expect(cancels == 1)
+
+        // After a failure that allows it, the focus is on Try again: Enter tries again.
         window.show(.failed(.chipReadFailed, canRetry: true))
         await pump(.milliseconds(50))
         Keyboard.press(GDK_KEY_Return, on: widget(window))
+        await pump(.milliseconds(400))
+        #expect(retries == 1 && cancels == 1)
+        // Moved to Cancel (Shift+Tab), Enter cancels and does not try again.
+        Keyboard.press(GDK_KEY_ISO_Left_Tab, on: widget(window), state: GDK_SHIFT_MASK)
         await pump(.milliseconds(50))
-        #expect(retries == 1)
+        #expect(focusedLabel(window) == "Cancel")
+        Keyboard.press(GDK_KEY_Return, on: widget(window))
+        await pump(.milliseconds(400))
+        #expect(retries == 1 && cancels == 2)
+        // With the focus on no button, Enter tries again.
+        gtk_window_set_focus(window.gtkWindow, nil)
+        Keyboard.press(GDK_KEY_KP_Enter, on: widget(window))
+        await pump(.milliseconds(50))
+        #expect(retries == 2 && cancels == 2)
+
+        // After a failure that does not allow it, Enter closes: on the focused Close, or with no focus.
         window.show(.failed(.accessDenied, canRetry: false))
         await pump(.milliseconds(50))
+        #expect(focusedLabel(window) == "Close")
+        Keyboard.press(GDK_KEY_Return, on: widget(window))
+        await pump(.milliseconds(400))
+        #expect(retries == 2 && cancels == 3)
+        gtk_window_set_focus(window.gtkWindow, nil)
         Keyboard.press(GDK_KEY_Return, on: widget(window))
         await pump(.milliseconds(50))
-        #expect(retries == 1)
-        #expect(cancels == 2)
+        #expect(retries == 2 && cancels == 4)
         Keyboard.press(GDK_KEY_Escape, on: widget(window))
         await pump(.milliseconds(50))
-        #expect(cancels == 3)
+        #expect(cancels == 5)
+    }
+
+    /// The label of the button with the keyboard focus, mnemonic underscores removed.
+    private func focusedLabel(_ window: NFCReadWindow) -> String? {
+        guard let focus = gtk_window_get_focus(window.gtkWindow),
+            g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(focus)), gtk_button_get_type())
+                != 0,
+            let label = gtk_button_get_label(UnsafeMutablePointer<GtkButton>(OpaquePointer(focus)))
+        else { return nil }
+        return String(cString: label).replacingOccurrences(of: "_", with: "")
     }
 
     @Test("screen readers hear each new step and each failure, not every progress tick")

@@ -8,8 +8,9 @@ import GBGBridgeLocalization
 /// Retake / Use photo, and Cancel; a camera picker when there are several cameras; a hint line for
 /// guidance; Retry after a camera failure.
 ///
-/// Return does the expected thing (Capture while live, Use photo while reviewing, Retry after a failure),
-/// Escape cancels, closing the window cancels. It reports exactly one ``CaptureResult`` through `onFinish`.
+/// Return activates the focused button, as Space does; with the focus on no button it does the expected thing
+/// (Capture while live, Use photo while reviewing, Retry after a failure). Escape cancels, closing the window
+/// cancels. It reports exactly one ``CaptureResult`` through `onFinish`.
 /// A camera failure during the preview is shown in the window and the request stays open: the person can
 /// retry (when a camera is available) or cancel, which answers `CAMERA_DISCONNECTED`. In unattended runs
 /// (`autoCaptureAfter`) a failure is answered at once.
@@ -373,7 +374,8 @@ public final class CaptureWindow {
     }
 
     /// Tells the window whether a camera is present (from a hot-plug monitor). After a failure, Retry is
-    /// offered only while one is.
+    /// offered only while one is; while it is not, the focus moves to Cancel, and back to Retry when a camera
+    /// returns (so that Return, which activates the focused button, retries).
     public func cameraAvailabilityChanged(available: Bool) {
         guard !isClosed, flow.cameraAvailable != available else { return }
         flow.cameraAvailabilityChanged(available: available)
@@ -381,6 +383,11 @@ public final class CaptureWindow {
             setStatus(failureText(lastFailure), announce: available, isError: true)
         }
         render()
+        if available, phase == .failed, flow.retryEnabled, gtk_widget_get_visible(retryButton) != 0,
+            gtk_window_get_focus(gtkCast(window)) == cancelButton
+        {
+            gtk_widget_grab_focus(retryButton)
+        }
     }
 
     // MARK: Stream
@@ -519,10 +526,13 @@ public final class CaptureWindow {
         perform(flow.cancel(), cancelReason: reason)
     }
 
-    /// Keyboard: Return / Enter does the default action, Escape cancels. Returns whether the key was used.
+    /// Keyboard: Return / Enter activates the focused button (Cancel cancels, Retake retakes; an insensitive
+    /// one does nothing) and does the default action only when the focus is on no button; Escape cancels.
+    /// Returns whether the key was used.
     func handleKey(_ keyval: guint) -> Bool {
         switch Int32(bitPattern: keyval) {
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+            if activateFocusedButton(of: window) { return true }
             switch flow.defaultAction {
             case .capture:
                 capture()  // also while waiting or counting down: Return never falls through to Cancel
@@ -756,6 +766,19 @@ public final class CaptureWindow {
             }
         }
     }
+}
+
+/// Return in a dialog: when the keyboard focus in `window` is on a button (any `GtkButton`, toggle and check
+/// buttons included), activates it as Space does, or does nothing when it is insensitive, and returns true;
+/// returns false when the focus is on no button (the caller then does the dialog's default action).
+@MainActor
+package func activateFocusedButton(of window: UnsafeMutablePointer<GtkWidget>) -> Bool {
+    guard let focus = gtk_window_get_focus(gtkCast(window)),
+        g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(focus)), gtk_button_get_type())
+            != 0
+    else { return false }
+    if gtk_widget_is_sensitive(focus) != 0, gtk_widget_get_visible(focus) != 0 { gtk_widget_activate(focus) }
+    return true
 }
 
 /// Escapes text for Pango markup.
