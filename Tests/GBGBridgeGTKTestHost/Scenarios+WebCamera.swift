@@ -108,16 +108,17 @@ extension Scenarios {
         }
     }
 
-    /// With `allow`: the journey origin and a same-origin frame get live frames; a cross-origin frame
-    /// with `allow="camera"`, a sandboxed frame and a foreign top page do not; geolocation and
-    /// notifications are denied.
+    /// With `allow`: the journey origin, a same-origin frame and a `srcdoc` frame get live frames,
+    /// while a cross-origin frame without `allow="camera"` and a sandboxed frame are on the page
+    /// (and are denied); a foreign top page is denied; geolocation and notifications are denied.
     @MainActor
     static func webCamera(_ harness: Harness) async {
         let probe = CameraJourney(access: .allow)
         let server = probe.journey.server
         let frames = """
             <iframe id="same" src="/frame.html"></iframe>
-            <iframe id="cross" allow="camera" src="\(server.url("/frame.html", otherOrigin: true))"></iframe>
+            <iframe id="srcdoc" srcdoc="<!doctype html><script src='/camera.js'></script>srcdoc"></iframe>
+            <iframe id="cross" src="\(server.url("/frame.html", otherOrigin: true))"></iframe>
             <iframe id="sandboxed" allow="camera" sandbox="allow-scripts" src="/frame.html"></iframe>
             """
         server.serve("/", page(title: "Web camera", "<script src=\"/camera.js\"></script>\(frames)"))
@@ -143,9 +144,14 @@ extension Scenarios {
 
         let same = await probe.probe("same", in: "document.getElementById('same').contentWindow", harness: harness)
         harness.check(same?["ok"] == .bool(true), "a same-origin frame gets the camera", "\(String(describing: same))")
+        let srcdoc = await probe.probe(
+            "srcdoc", in: "document.getElementById('srcdoc').contentWindow", harness: harness)
+        harness.check(
+            srcdoc?["ok"] == .bool(true), "a srcdoc frame (the journey's origin) gets the camera",
+            "\(String(describing: srcdoc))")
         let cross = await probe.probe("cross", in: "document.getElementById('cross').contentWindow", harness: harness)
         harness.check(
-            cross?["ok"] == .bool(false), "a cross-origin frame with allow=\"camera\" is denied",
+            cross?["ok"] == .bool(false), "a cross-origin frame without allow=\"camera\" is denied (by WebKit)",
             "\(String(describing: cross))")
         let sandboxed = await probe.probe(
             "sandboxed", in: "document.getElementById('sandboxed').contentWindow", harness: harness)

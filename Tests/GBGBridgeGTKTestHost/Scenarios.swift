@@ -41,6 +41,7 @@ enum Scenarios {
         "embedder-callbacks": Scenario(body: embedderCallbacks),
         "web-camera": Scenario(body: webCamera),
         "web-camera-ask": Scenario(body: webCameraAsk),
+        "web-camera-hostile": Scenario(timeoutSeconds: 120, body: webCameraHostile),
         // Needs vivid cameras: run in the camera VM (scripts/camera-vm-test.sh), not by the test suite.
         "web-camera-vivid": Scenario(timeoutSeconds: 400, body: webCameraVivid),
     ]

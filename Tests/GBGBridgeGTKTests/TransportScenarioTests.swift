@@ -17,7 +17,7 @@ struct TransportScenarioTests {
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
             "web-camera",
-            "web-camera-ask",
+            "web-camera-ask", "web-camera-hostile",
         ])
     func scenario(_ name: String) async throws {
         // The lifecycle scenario checks focus events: on a shared display, windows that other

@@ -34,7 +34,8 @@ public enum WebPermissionKind: String, Sendable, CaseIterable {
 public struct WebPermissionDecision: Sendable, Equatable {
     /// What was asked for.
     public let kind: WebPermissionKind
-    /// The origin of the document that asked, or of the top page when the request does not say.
+    /// The origin of the top page: WebKit's requests do not say which document asked, and the
+    /// window grants only while every document that could ask is of an allowed origin.
     public let origin: String
     /// Whether the request was allowed.
     public let allowed: Bool
@@ -42,16 +43,21 @@ public struct WebPermissionDecision: Sendable, Equatable {
     public let reason: String
 }
 
-/// One `getUserMedia` or `enumerateDevices` call a frame announced (see ``WebPermissionScripts``).
-struct MediaCallAnnouncement {
-    let call: String
-    let id: String
-    let video: Bool
-    let audio: Bool
+/// What a document's Permissions Policy lets it do with a capture device, as it reported.
+enum CapturePolicy: String {
+    /// Not reported yet: the document has just been created.
+    case unknown
+    /// The policy allows it (the document could ask).
+    case may
+    /// The policy blocks it: WebKit refuses the document's requests before they reach the window.
+    case denied
+}
+
+/// A document on the page, as its isolated-world script reported it (see ``WebPermissionScripts``).
+struct PageDocument {
     let origin: String
-    let isTopFrame: Bool
-    let ancestorOrigins: [String]
-    let time: ContinuousClock.Instant
+    var camera: CapturePolicy
+    var microphone: CapturePolicy
 }
 
 /// A user-media request waiting for the person's answer.
@@ -61,21 +67,33 @@ struct PendingMediaRequest {
     let origin: String
 }
 
+/// A request held until every document on the page has reported its policy.
+struct HeldMediaRequest {
+    let request: OpaquePointer
+    let kind: WebPermissionKind
+    let deadline: ContinuousClock.Instant
+}
+
 /// The window's permission bookkeeping.
 struct WebPermissionState {
     var cameraAccess = WebCameraAccess.ask
     var allowsMicrophone = false
     /// Answers given in the prompt, by origin and kind.
     var remembered: [String: Bool] = [:]
-    var announcements: [MediaCallAnnouncement] = []
+    /// The documents of the current page, by the id their script chose.
+    var documents: [String: PageDocument] = [:]
+    /// More documents reported than ``maximumDocuments``: nothing can be vouched for.
+    var tooManyDocuments = false
+    var held: [HeldMediaRequest] = []
+    var heldCheck: Task<Void, Never>?
     var pending: [PendingMediaRequest] = []
     var prompt: UnsafeMutablePointer<GtkWidget>?
     var promptKey: String?
     var onDecided: (@MainActor (WebPermissionDecision) -> Void)?
 
-    /// How long an announced call may wait for WebKit's request.
-    static let announcementLifetime = Duration.seconds(60)
-    static let maximumAnnouncements = 32
+    /// How long a request may wait for the documents of the page to report their policy.
+    static let holdLimit = Duration.seconds(3)
+    static let maximumDocuments = 512
 }
 
 extension BridgeJourneyWindow {
@@ -129,7 +147,7 @@ extension BridgeJourneyWindow {
         signals.connect(
             UnsafeMutableRawPointer(manager), "script-message-received::\(WebPermissionScripts.handler)",
             trampoline: Signal.withPointer,
-            closure: { [unowned self] (result: gpointer?) in mediaCallAnnounced(result) } as Signal.WithPointer)
+            closure: { [unowned self] (result: gpointer?) in documentReported(result) } as Signal.WithPointer)
         signals.connect(
             UnsafeMutableRawPointer(webView), "permission-request", trampoline: Signal.event,
             closure: { [unowned self] (request: gpointer?) in permissionRequested(request) } as Signal.Event)
@@ -137,14 +155,9 @@ extension BridgeJourneyWindow {
         addPermissionScripts()
     }
 
-    /// Adds the announcement scripts to every frame (the transport removes them when it reinstalls its own).
+    /// Adds the document script to every frame (the transport removes it when it reinstalls its own).
     private func addPermissionScripts() {
         guard let webView, let manager = webkit_web_view_get_user_content_manager(webView) else { return }
-        let page = webkit_user_script_new(
-            WebPermissionScripts.pageWorld, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-            WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
-        webkit_user_content_manager_add_script(manager, page)
-        webkit_user_script_unref(page)
         let isolated = webkit_user_script_new_for_world(
             WebPermissionScripts.isolatedWorld, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
             WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, BridgeScripts.worldName, nil, nil)
@@ -152,60 +165,46 @@ extension BridgeJourneyWindow {
         webkit_user_script_unref(isolated)
     }
 
-    private func mediaCallAnnounced(_ result: gpointer?) {
+    private func documentReported(_ result: gpointer?) {
         guard let result, let value = webkit_javascript_result_get_js_value(OpaquePointer(result)),
             jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value)
         else { return }
         defer { g_free(text) }
         guard case .object(let fields)? = try? JSONValue(parsing: String(cString: text)),
-            case .string(let call)? = fields["call"], case .string(let origin)? = fields["origin"]
+            case .string(let id)? = fields["document"], case .string(let reportedOrigin)? = fields["origin"],
+            case .string(let camera)? = fields["camera"], case .string(let microphone)? = fields["microphone"]
         else { return }
-        let id = fields["id"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? ""
-        forgetOldAnnouncements()
-        if call == "settled" {
-            permissionState.announcements.removeAll { $0.id == id && $0.origin == origin }
-            return
+        var origin = reportedOrigin
+        if origin == "null", case .string(let top)? = fields["top"], !top.isEmpty {
+            origin = OriginPolicy.origin(ofURLString: top) ?? "null"
         }
-        var ancestors: [String] = []
-        if case .array(let list)? = fields["ancestors"] {
-            for case .string(let ancestor) in list { ancestors.append(ancestor) }
+        if camera == "gone" {
+            permissionState.documents[id] = nil
+        } else if permissionState.documents[id] != nil
+            || permissionState.documents.count < WebPermissionState.maximumDocuments
+        {
+            permissionState.documents[id] = PageDocument(
+                origin: origin, camera: CapturePolicy(rawValue: camera) ?? .may,
+                microphone: CapturePolicy(rawValue: microphone) ?? .may)
+        } else {
+            permissionState.tooManyDocuments = true
         }
-        permissionState.announcements.append(
-            MediaCallAnnouncement(
-                call: call, id: id, video: fields["video"] == .bool(true), audio: fields["audio"] == .bool(true),
-                origin: origin, isTopFrame: fields["top"] == .bool(true), ancestorOrigins: ancestors,
-                time: .now))
-        if permissionState.announcements.count > WebPermissionState.maximumAnnouncements {
-            permissionState.announcements.removeFirst()
-        }
+        decideHeldRequests()
     }
 
-    private func forgetOldAnnouncements() {
-        let oldest = ContinuousClock.now - WebPermissionState.announcementLifetime
-        permissionState.announcements.removeAll { $0.time < oldest }
-    }
-
-    /// Takes the oldest live announcement that matches a request, if any.
-    ///
-    /// When documents that may and documents that may not use capture devices announced matching
-    /// calls at the same time, the request cannot be told apart: every one of those announcements
-    /// is dropped and a refused one returned, so this request and the others that match are denied
-    /// (a journey can simply ask again).
-    private func takeAnnouncement(call: String, video: Bool, audio: Bool) -> MediaCallAnnouncement? {
-        forgetOldAnnouncements()
-        let matching = permissionState.announcements.indices.filter {
-            let announcement = permissionState.announcements[$0]
-            return announcement.call == call
-                && (call != "getUserMedia" || (announcement.video == video && announcement.audio == audio))
+    /// A new top document (or none, after the web process ended): the old page's documents are gone,
+    /// and requests held for them are denied.
+    func pageDocumentsReplaced() {
+        permissionState.documents.removeAll()
+        permissionState.tooManyDocuments = false
+        let held = permissionState.held
+        permissionState.held.removeAll()
+        for entry in held {
+            answer(
+                entry.request, kind: entry.kind, origin: topOrigin ?? "unknown", allowed: false,
+                reason: tr("the page that asked was replaced"))
+            g_object_unref(UnsafeMutableRawPointer(entry.request))
         }
-        guard let first = matching.first else { return nil }
-        let refused = matching.filter { documentProblem(permissionState.announcements[$0]) != nil }
-        guard let firstRefused = refused.first, refused.count < matching.count else {
-            return permissionState.announcements.remove(at: first)
-        }
-        let taken = permissionState.announcements[firstRefused]
-        for index in matching.reversed() { permissionState.announcements.remove(at: index) }
-        return taken
     }
 
     /// The origin of the top page, or `nil` when it has none the policy knows.
@@ -214,21 +213,40 @@ extension BridgeJourneyWindow {
         return OriginPolicy.origin(ofURLString: String(cString: uri))
     }
 
-    /// Why the announced document may not use capture devices, or `nil` when it may.
-    private func documentProblem(_ announcement: MediaCallAnnouncement) -> String? {
+    /// Why no document of the page may be given `kind` now (`nil`: it may), or that the answer
+    /// must wait until every document has reported its policy.
+    private enum PageVerdict {
+        case allowed
+        case refused(String)
+        case undecided(origin: String)
+    }
+
+    private func pageVerdict(for kind: WebPermissionKind) -> PageVerdict {
         guard let top = topOrigin, transport.originPolicy.allowedOrigins.contains(top) else {
-            return tr("the top page is not an allowed journey origin")
+            return .refused(tr("the top page is not an allowed journey origin"))
         }
-        guard announcement.origin != "null" else { return tr("the document is sandboxed (opaque origin)") }
-        guard transport.originPolicy.allowedOrigins.contains(announcement.origin) else {
-            return tr("{origin} is not an allowed journey origin", ["origin": announcement.origin])
+        if permissionState.tooManyDocuments {
+            return .refused(tr("the page has more frames than the window can check"))
         }
-        if !announcement.isTopFrame {
-            guard announcement.origin == top, announcement.ancestorOrigins.allSatisfy({ $0 == top }) else {
-                return tr("a frame not of the top page's origin")
+        var undecided: String?
+        for document in permissionState.documents.values
+        where document.origin == "null" || !transport.originPolicy.allowedOrigins.contains(document.origin) {
+            let policies: [CapturePolicy] =
+                switch kind {
+                case .camera: [document.camera]
+                case .microphone: [document.microphone]
+                default: [document.camera, document.microphone]
+                }
+            if policies.contains(.may) {
+                return .refused(
+                    tr(
+                        "a frame of {origin} on the page may use the camera too (the page gave it allow=\"camera\"), and the window cannot tell its requests from the journey's",
+                        ["origin": document.origin == "null" ? tr("an opaque origin") : document.origin]))
             }
+            if policies.contains(.unknown) { undecided = document.origin }
         }
-        return nil
+        if let undecided { return .undecided(origin: undecided) }
+        return .allowed
     }
 
     /// The `permission-request` handler: every request gets exactly one answer, now or after the prompt.
@@ -268,8 +286,7 @@ extension BridgeJourneyWindow {
         let screen = webkit_user_media_permission_is_for_display_device(media) != 0
         let kind: WebPermissionKind =
             screen ? .screen : video && audio ? .cameraAndMicrophone : video ? .camera : .microphone
-        let announcement = screen ? nil : takeAnnouncement(call: "getUserMedia", video: video, audio: audio)
-        let origin = announcement?.origin ?? topOrigin ?? "unknown"
+        let origin = topOrigin ?? "unknown"
         if screen {
             answer(
                 request, kind: kind, origin: origin, allowed: false,
@@ -280,14 +297,85 @@ extension BridgeJourneyWindow {
             answer(request, kind: kind, origin: origin, allowed: false, reason: tr("the microphone is not allowed"))
             return
         }
-        guard let announcement else {
-            answer(
-                request, kind: kind, origin: origin, allowed: false,
-                reason: tr("the request did not come from a document the window could identify"))
+        decideOrHold(request, kind: kind)
+    }
+
+    private func deviceInfoRequested(_ request: OpaquePointer) {
+        decideOrHold(request, kind: .deviceInfo)
+    }
+
+    /// Decides now when every document of the page has reported its policy; otherwise holds the
+    /// request (at most ``WebPermissionState/holdLimit``) until they have.
+    private func decideOrHold(_ request: OpaquePointer, kind: WebPermissionKind) {
+        if case .undecided = pageVerdict(for: kind) {
+            g_object_ref(UnsafeMutableRawPointer(request))
+            permissionState.held.append(
+                HeldMediaRequest(request: request, kind: kind, deadline: .now + WebPermissionState.holdLimit))
+            scheduleHeldCheck()
             return
         }
-        if let problem = documentProblem(announcement) {
+        decide(request, kind: kind, verdict: pageVerdict(for: kind))
+    }
+
+    private func scheduleHeldCheck() {
+        permissionState.heldCheck?.cancel()
+        guard let deadline = permissionState.held.map(\.deadline).min() else { return }
+        permissionState.heldCheck = Task { @MainActor [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            self?.decideHeldRequests()
+        }
+    }
+
+    /// Decides every held request whose page is now known, or whose wait is over.
+    private func decideHeldRequests() {
+        guard !permissionState.held.isEmpty else { return }
+        let now = ContinuousClock.now
+        var stillHeld: [HeldMediaRequest] = []
+        var ready: [(HeldMediaRequest, PageVerdict)] = []
+        for entry in permissionState.held {
+            let verdict = pageVerdict(for: entry.kind)
+            if case .undecided = verdict, entry.deadline > now {
+                stillHeld.append(entry)
+            } else {
+                ready.append((entry, verdict))
+            }
+        }
+        permissionState.held = stillHeld
+        for (entry, verdict) in ready {
+            decide(entry.request, kind: entry.kind, verdict: verdict)
+            g_object_unref(UnsafeMutableRawPointer(entry.request))
+        }
+        scheduleHeldCheck()
+    }
+
+    private func decide(_ request: OpaquePointer, kind: WebPermissionKind, verdict: PageVerdict) {
+        let origin = topOrigin ?? "unknown"
+        switch verdict {
+        case .refused(let problem):
             answer(request, kind: kind, origin: origin, allowed: false, reason: problem)
+            return
+        case .undecided(let frameOrigin):
+            answer(
+                request, kind: kind, origin: origin, allowed: false,
+                reason: tr(
+                    "a frame of {origin} on the page did not say in time whether it may use the camera",
+                    ["origin": frameOrigin == "null" ? tr("an opaque origin") : frameOrigin]))
+            return
+        case .allowed:
+            break
+        }
+        if kind == .deviceInfo {
+            let cameraAllowed =
+                permissionState.cameraAccess == .allow
+                || (permissionState.cameraAccess == .ask
+                    && (kiosk != nil
+                        || permissionState.remembered[Self.rememberKey(origin: origin, kind: .camera)] == true))
+            answer(
+                request, kind: .deviceInfo, origin: origin, allowed: cameraAllowed,
+                reason: cameraAllowed
+                    ? tr("the camera is allowed for this origin")
+                    : tr("the camera is not (yet) allowed for this origin"))
             return
         }
         switch permissionState.cameraAccess {
@@ -312,29 +400,6 @@ extension BridgeJourneyWindow {
                 showNextPrompt()
             }
         }
-    }
-
-    private func deviceInfoRequested(_ request: OpaquePointer) {
-        let announcement = takeAnnouncement(call: "enumerateDevices", video: false, audio: false)
-        let origin = announcement?.origin ?? topOrigin ?? "unknown"
-        guard let announcement else {
-            answer(
-                request, kind: .deviceInfo, origin: origin, allowed: false,
-                reason: tr("the request did not come from a document the window could identify"))
-            return
-        }
-        if let problem = documentProblem(announcement) {
-            answer(request, kind: .deviceInfo, origin: origin, allowed: false, reason: problem)
-            return
-        }
-        let cameraAllowed =
-            permissionState.cameraAccess == .allow
-            || (permissionState.cameraAccess == .ask
-                && (kiosk != nil || permissionState.remembered[Self.rememberKey(origin: origin, kind: .camera)] == true))
-        answer(
-            request, kind: .deviceInfo, origin: origin, allowed: cameraAllowed,
-            reason: cameraAllowed
-                ? tr("the camera is allowed for this origin") : tr("the camera is not (yet) allowed for this origin"))
     }
 
     private static func rememberKey(origin: String, kind: WebPermissionKind) -> String { "\(kind.rawValue) \(origin)" }
@@ -399,6 +464,15 @@ extension BridgeJourneyWindow {
 
     /// Denies every request still waiting for the person (the window is going away).
     func denyPendingPermissions() {
+        permissionState.heldCheck?.cancel()
+        let held = permissionState.held
+        permissionState.held.removeAll()
+        for entry in held {
+            answer(
+                entry.request, kind: entry.kind, origin: topOrigin ?? "unknown", allowed: false,
+                reason: tr("the window closed before the person answered"))
+            g_object_unref(UnsafeMutableRawPointer(entry.request))
+        }
         if let prompt = permissionState.prompt {
             permissionState.prompt = nil
             gtk_widget_destroy(prompt)

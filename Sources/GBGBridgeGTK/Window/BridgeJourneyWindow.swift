@@ -480,6 +480,7 @@ public final class BridgeJourneyWindow {
             onLoadFailed?(failure)
         }
         transport.ownerHooks.webProcessTerminated = { [unowned self] reason in
+            pageDocumentsReplaced()
             if isResetting { return }
             webProcessTerminated(reason)
         }
@@ -489,6 +490,7 @@ public final class BridgeJourneyWindow {
             view, "load-changed", trampoline: Signal.withEnum,
             closure: { [unowned self] (event: UInt32) in
                 if event == WEBKIT_LOAD_STARTED.rawValue { currentLoadFailure = nil }
+                if event == WEBKIT_LOAD_COMMITTED.rawValue { pageDocumentsReplaced() }
                 if event == WEBKIT_LOAD_FINISHED.rawValue, isResetting { kioskBlankLoaded() }
             } as Signal.WithEnum)
         signals.connect(

@@ -1,88 +1,71 @@
-/// The scripts that tell the window which document asked for the camera.
+/// The script that tells the window which documents on the page could use the camera.
 ///
-/// WebKitGTK's user-media and device-info permission requests carry no origin and no
-/// frame. So every frame gets two small scripts at document start. In the page's world,
-/// `getUserMedia` and `enumerateDevices` first announce the call as a DOM event on the
-/// frame's own window, with the kinds of device asked for. In the isolated world, a
-/// listener hears that event and reports it to the window together with what only the
-/// frame itself knows for sure: its origin (`location.origin`, `null` when sandboxed),
-/// whether it is the top frame, and the origins of its ancestors. A page cannot forge
-/// that report for another origin: it can only dispatch events on windows it can reach,
-/// and the listener reads the frame's real location. A call that never announced itself
-/// (for example through a function taken from a realm the scripts did not reach) finds no
-/// report, and is denied. When the call settles, the frame says so and its report is
-/// dropped; a report nothing claimed expires after a minute.
+/// WebKitGTK's user-media and device-info permission requests carry no origin and no frame,
+/// so the window cannot tell who asked. It can know who is **able** to ask: WebKit applies the
+/// Permissions Policy itself, before any request reaches the window, and the policy of a
+/// document is fixed when it is created (a cross-origin frame needs `allow="camera"` on its
+/// element at that moment; a sandboxed frame gets nothing). Every document, in every frame,
+/// runs this script in the bridge's isolated world at document start, before any script of
+/// the page:
+///
+/// 1. it reports itself at once: a random document id and `self.origin`, its real origin
+///    (inherited by `srcdoc` and `about:blank` frames; `null` when sandboxed, and for `file:`
+///    pages, which then also give the top page's address when every frame up to it is of the
+///    same origin), with its camera policy still unknown. Scripts messages and WebKit's permission requests travel in order
+///    from the web process, so the window knows about a document before that document's own
+///    scripts can ask for anything;
+/// 2. it asks WebKit, from the isolated world the page cannot reach, what the document's policy
+///    allows (`navigator.permissions.query` answers `denied` for a feature the policy blocks)
+///    and reports `may` or `denied` for the camera and the microphone; any error counts as `may`;
+/// 3. it reports `gone` when the document is hidden for good (`pagehide`), and again `unknown`
+///    then its policy when it comes back from the back-forward cache.
+///
+/// The page can neither silence nor forge these reports: the handler exists only in the
+/// isolated world, and what is reported is read from the document itself.
 enum WebPermissionScripts {
-    /// The handler receiving announcements in the isolated world.
+    /// The handler receiving document reports in the isolated world.
     static let handler = "gbgBridgeMedia"
-    /// Page world to isolated world: a media call is about to be made (detail: JSON).
-    static let announceEvent = "__gbgBridgeMediaCall"
 
-    /// Page-world script for every frame: announce `getUserMedia` and `enumerateDevices`.
-    static let pageWorld = """
-        (function () {
-          var devices = window.MediaDevices && window.MediaDevices.prototype;
-          if (!devices) { return; }
-          var dispatch = EventTarget.prototype.dispatchEvent;
-          var Announcement = CustomEvent;
-          var stringify = JSON.stringify;
-          var target = window;
-          var getUserMedia = devices.getUserMedia;
-          var enumerateDevices = devices.enumerateDevices;
-          var random = Math.random;
-          function announce(call, constraints) {
-            var wants = constraints && typeof constraints === "object" ? constraints : {};
-            var id = random().toString(36).slice(2);
-            var detail = stringify({ call: call, id: id, video: !!wants.video, audio: !!wants.audio });
-            dispatch.call(target, new Announcement("\(announceEvent)", { detail: detail }));
-            return id;
-          }
-          function settled(id) {
-            try {
-              dispatch.call(target, new Announcement("\(announceEvent)", { detail: stringify({ call: "settled", id: id }) }));
-            } catch (ignored) {}
-          }
-          function watch(promise, id) {
-            if (id !== null && promise && typeof promise.then === "function") {
-              promise.then(function () { settled(id); }, function () { settled(id); });
-            }
-            return promise;
-          }
-          Object.defineProperty(devices, "getUserMedia", {
-            configurable: true, writable: true,
-            value: function (constraints) {
-              var id = null;
-              try { id = announce("getUserMedia", constraints); } catch (ignored) {}
-              return watch(getUserMedia.apply(this, arguments), id);
-            }
-          });
-          Object.defineProperty(devices, "enumerateDevices", {
-            configurable: true, writable: true,
-            value: function () {
-              var id = null;
-              try { id = announce("enumerateDevices", null); } catch (ignored) {}
-              return watch(enumerateDevices.apply(this, arguments), id);
-            }
-          });
-        })();
-        """
-
-    /// Isolated-world script for every frame: report announcements with the frame's real origin.
+    /// Isolated-world script for every frame: report the document and its camera policy.
     static let isolatedWorld = """
         (function () {
           var handler = window.webkit && window.webkit.messageHandlers.\(handler);
           if (!handler) { return; }
-          window.addEventListener("\(announceEvent)", function (event) {
-            var call = {};
-            try { call = JSON.parse(String(event.detail)); } catch (ignored) {}
-            var ancestors = [];
-            var list = location.ancestorOrigins;
-            if (list) { for (var i = 0; i < list.length; i++) { ancestors.push(String(list[i])); } }
-            handler.postMessage(JSON.stringify({
-              call: String(call.call || ""), id: String(call.id || ""), video: call.video === true, audio: call.audio === true,
-              origin: String(location.origin), top: window === window.top, ancestors: ancestors
-            }));
-          }, true);
+          var id = Math.random().toString(36).slice(2) + Date.now().toString(36);
+          var origin = String(self.origin);
+          var top = "";
+          if (origin === "null") {
+            // A file: journey is an opaque origin too: name the top page when every frame up to it
+            // is of the same origin (a sandboxed frame cannot even read its parent's document).
+            try {
+              var frame = window;
+              while (frame !== frame.top) { void frame.parent.document; frame = frame.parent; }
+              top = String(frame.location.href);
+            } catch (ignored) {}
+          }
+          var hidden = false;
+          function report(camera, microphone) {
+            handler.postMessage(JSON.stringify({ document: id, origin: origin, top: top, camera: camera, microphone: microphone }));
+          }
+          function state(name) {
+            try {
+              return navigator.permissions.query({ name: name }).then(
+                function (status) { return status.state === "denied" ? "denied" : "may"; },
+                function () { return "may"; });
+            } catch (ignored) {
+              return Promise.resolve("may");
+            }
+          }
+          function ask() {
+            hidden = false;
+            report("unknown", "unknown");
+            Promise.all([state("camera"), state("microphone")]).then(function (states) {
+              if (!hidden) { report(states[0], states[1]); }
+            });
+          }
+          ask();
+          window.addEventListener("pagehide", function () { hidden = true; report("gone", "gone"); }, true);
+          window.addEventListener("pageshow", function (event) { if (event.persisted) { ask(); } }, true);
         })();
         """
 }
