@@ -61,6 +61,8 @@ final class JourneyRun: BridgeHostDelegate {
         if let webCameraOptions { configureWebPermissions(of: window, options: webCameraOptions) }
         window.defaultTitle = DesktopIdentity.applicationName
         window.developerExtrasEnabled = settings.inspector
+        // Nobody is there to read a browser the run would open, and it would outlive the run.
+        if settings.isUnattended || settings.automation { window.transport.handsRefusedNavigationToBrowser = false }
         window.onLoadFailed = { [unowned self] failure in
             // A kiosk never gives up: the public sees a calm page while the window tries again by
             // itself; the detail is for the operator. Nobody at the keyboard: fail at once. A person

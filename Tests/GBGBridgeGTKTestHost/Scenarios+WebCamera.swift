@@ -214,6 +214,10 @@ extension Scenarios {
                 ?? "/tmp/gbgbridge-web-camera-prompt.png"
             if paint(gbg_widget(prompt), toPNG: path) { harness.note("prompt picture: \(path)") }
             harness.check(colourCount(ofPNG: path) > 2, "the prompt is drawn")
+            let focus = gtk_window_get_focus(gbg_window(prompt))
+            let label = focus.flatMap { gtk_button_get_label(gbg_button($0)) }.map { String(cString: $0) }
+            harness.check(
+                label == "_Deny", "Deny has the focus: one default for the eye and the keyboard", label ?? "nil")
         }
         denied.journey.window.answerWebCameraPrompt(allow: false)
         let first = await denied.result("first", harness: harness)
@@ -224,6 +228,17 @@ extension Scenarios {
         harness.check(
             second?["error"] == .string("NotAllowedError") && denied.journey.window.webCameraPrompt == nil,
             "the denial is remembered (no second prompt)", "\(String(describing: second))")
+        // The person uses the page again (a key): the next request may ask once more.
+        sendKey(to: denied.journey.window.window!, keyval: guint(GDK_KEY_space), state: GdkModifierType(rawValue: 0))
+        await harness.pause(0.1)
+        denied.journey.run("cameraProbe('reconsidered')")
+        let again = await waitForPrompt(denied.journey.window, harness: harness)
+        harness.check(again != nil, "after the person's next key, a request asks again instead of failing for good")
+        denied.journey.window.answerWebCameraPrompt(allow: true)
+        let reconsidered = await denied.result("reconsidered", harness: harness)
+        harness.check(
+            reconsidered?["ok"] == .bool(true), "and Allow then gives the camera", "\(String(describing: reconsidered))"
+        )
 
         let allowed = CameraJourney(access: .ask)
         await allowed.open()

@@ -122,7 +122,7 @@ final class EchoHandler: BridgeCapabilityHandler {
         #expect(response?.payload.status == .unsupported)
         #expect(response?.payload.error?.code == "CAPABILITY_UNAVAILABLE")
         #expect(response?.payload.error?.recoverable == false)
-        #expect(response?.payload.error?.message == "Selfie capture (camera.selfie) is not supported by this app.")
+        #expect(response?.payload.error?.message == "This app cannot take selfies.")
         #expect(host.pendingRequests.isEmpty)
     }
 
@@ -133,10 +133,12 @@ final class EchoHandler: BridgeCapabilityHandler {
         #expect(!host.selfieCapture.isSupported)
         let response = await answer(to: "camera.selfie.capture")
         #expect(response?.payload.status == .unsupported)
-        #expect(
-            response?.payload.error?.message
-                == "Selfie capture (camera.selfie) is turned off in this app at the moment, for example because no camera is connected."
-        )
+        #expect(response?.payload.error?.message == "Taking a selfie is not possible in this app right now.")
+        host.selfieCapture.unavailableError = BridgeErrorPayload(
+            code: "CAMERA_UNAVAILABLE", message: "No camera was found on this computer.", recoverable: false)
+        let withCause = await answer(to: "camera.selfie.capture")
+        #expect(withCause?.payload.status == .unsupported)
+        #expect(withCause?.payload.error?.code == "CAMERA_UNAVAILABLE", "the real cause, when the host knows it")
         #expect(host.selfieCapture.buildCapabilityInfo() == BridgeCapabilityInfo(supported: false))
     }
 

@@ -39,12 +39,34 @@ struct KioskPrivacyTests {
         .enabled(if: Clicker.isAvailable, "needs cc and the X11 and XTest headers to build the click helper"))
     func browserStandInSeesLinksOutsideKiosk() throws {
         let desktop = try PrivateDesktop(in: scratch)
-        let run = try runClicking(page: "escape.html?tries=3", clicks: 3, extra: [], desktop: desktop)
-        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let run = try runClicking(page: "escape.html?tries=3", clicks: 3, extra: [], desktop: desktop, attended: true)
         #expect(run.lines(containing: "refused to navigate to http://localhost:").count == 3, "\(run.stderr)")
         let calls = desktop.browserCalls
         #expect(calls.count == 3, "\(calls)")
         #expect(calls.allSatisfy { $0.hasPrefix("http://localhost:") }, "\(calls)")
+    }
+
+    @Test(
+        "outside kiosk mode the browser opens only for a person's click, once per click: 7 tries on load open nothing, 2 clicks of 30 tries each open 2 pages",
+        .enabled(if: Clicker.isAvailable, "needs cc and the X11 and XTest headers to build the click helper"))
+    func browserOnlyOncePerClick() throws {
+        let desktop = try PrivateDesktop(in: scratch)
+        let run = try runClicking(page: "burst.html", clicks: 2, extra: [], desktop: desktop, attended: true)
+        let calls = desktop.browserCalls
+        #expect(calls.count == 2, "\(calls)")
+        #expect(!calls.contains { $0.contains("/load-") }, "a try without a click reached the browser: \(calls)")
+        #expect(run.lines(containing: "refused to navigate to http://localhost:").count >= 7, "\(run.stderr)")
+    }
+
+    @Test(
+        "an unattended run opens no browser, even for clicks",
+        .enabled(if: Clicker.isAvailable, "needs cc and the X11 and XTest headers to build the click helper"))
+    func unattendedOpensNoBrowser() throws {
+        let desktop = try PrivateDesktop(in: scratch)
+        let run = try runClicking(page: "escape.html?tries=3", clicks: 3, extra: [], desktop: desktop)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.lines(containing: "refused to navigate to http://localhost:").count == 3, "\(run.stderr)")
+        #expect(desktop.browserCalls.isEmpty, "\(desktop.browserCalls)")
     }
 
     @Test(
@@ -148,15 +170,23 @@ struct KioskPrivacyTests {
 
     /// Runs the shell headless on `page` of the fixture server with the private desktop, waits for
     /// the page's `test.ready`, clicks the middle of the window `clicks` times, and waits for the end.
-    private func runClicking(page: String, clicks: Int, extra: [String], desktop: PrivateDesktop) throws -> ShellRun {
+    /// Runs `page` headless until it sends `test.done`, clicking `clicks` times once it is ready;
+    /// `attended` runs it as a person would (a window on its own Xvfb, no --headless or --exit-on),
+    /// ending at a 12 s timeout.
+    private func runClicking(
+        page: String, clicks: Int, extra: [String], desktop: PrivateDesktop, attended: Bool = false
+    ) throws -> ShellRun {
         let clicker = try Clicker.build(in: scratch)
         let server = try StorageServer(script: "kiosk-privacy-server.py", arguments: [marker])
         defer { server.stop() }
         let logPath = scratch.appendingPathComponent("log-\(UUID().uuidString).jsonl").path
+        let arguments =
+            attended
+            ? [server.url + page, "--timeout", "12", "--message-log", logPath] + extra
+            : [server.url + page, "--headless", "--exit-on", "test.done", "--timeout", "40", "--message-log", logPath]
+                + extra
         let (process, out, err) = try ShellRun.start(
-            [server.url + page, "--headless", "--exit-on", "test.done", "--timeout", "40", "--message-log", logPath]
-                + extra,
-            environment: desktop.environment, scratch: scratch)
+            arguments, environment: desktop.environment, scratch: scratch, underXvfb: attended)
         defer { if process.isRunning { process.terminate() } }
         try Self.waitForLog(logPath, toContain: "\"test.ready\"", from: process)
         let display = try #require(WindowCloser.display(ofXvfbChildOf: process.processIdentifier))

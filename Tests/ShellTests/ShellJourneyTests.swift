@@ -67,8 +67,9 @@ struct ShellJourneyTests {
             let answer = object(result[step])
             let error = object(answer["error"])
             #expect(answer["status"] as? String == "unsupported", "\(step): \(answer)")
-            #expect(error["code"] as? String == "CAPABILITY_UNAVAILABLE", "\(step): \(error)")
+            #expect(error["code"] as? String == "CAMERA_UNAVAILABLE", "the real cause: \(step): \(error)")
             let message = error["message"] as? String ?? ""
+            #expect(message == "No camera was found on this computer.", "\(step): \(message)")
             #expect(message.hasSuffix(".") && !message.contains("the host is disabled"), "\(step): \(message)")
             #expect(!message.contains("/dev/"), "no device path for people: \(message)")
         }

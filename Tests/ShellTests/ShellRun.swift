@@ -27,12 +27,20 @@ struct ShellRun {
     }
 
     /// Starts the shell with `arguments`; `environment` entries override (nil removes) inherited ones.
+    /// `underXvfb` starts it through `xvfb-run` (a display of its own, as a person's desktop) instead
+    /// of letting `--headless` start one; that display lets any client in (`-ac`), so that a
+    /// test's input helpers can reach it.
     static func start(
-        _ arguments: [String], environment: [String: String?] = [:], scratch: URL
+        _ arguments: [String], environment: [String: String?] = [:], scratch: URL, underXvfb: Bool = false
     ) throws -> (Process, URL, URL) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
+        if underXvfb {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+            process.arguments = ["-a", "-s", "-screen 0 1280x1024x24 -ac", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
         env["NO_AT_BRIDGE"] = "1"

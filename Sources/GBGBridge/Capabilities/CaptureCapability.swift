@@ -17,6 +17,10 @@ public final class CaptureCapability {
     public var handler: (nonisolated(nonsending) @Sendable (BridgeMessage) async -> CaptureResult)?
     /// Runtime switch; when `false` the slot reports unsupported even with a handler.
     public var isEnabled = true
+    /// Why the slot is switched off (``isEnabled`` `false`), as the error its requests then get
+    /// with status `unsupported`: the real cause, such as `CAMERA_UNAVAILABLE` and "No camera was
+    /// found on this computer."; `nil` for the core's general `CAPABILITY_UNAVAILABLE` sentence.
+    public var unavailableError: BridgeErrorPayload?
     /// The request being handled now, or `nil`. Drive capture UI from this.
     public internal(set) var activeRequest: BridgeMessage?
     /// Reported in `capability.query` while the slot is supported.

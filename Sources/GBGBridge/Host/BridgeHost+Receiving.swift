@@ -102,20 +102,21 @@ extension BridgeHost {
         }
     }
 
-    /// Why a slot answers `unsupported`, as a sentence a journey can show: the host does not offer the
-    /// capture at all (no handler), or has turned it off for now (`isEnabled == false`, e.g. no camera).
+    /// Why a slot answers `unsupported`, as a sentence a journey can show to a person as is: the
+    /// host does not offer the capture at all (no handler), or has switched it off for now
+    /// (`isEnabled == false`, for example no camera). Identifiers stay out of it.
     static func unavailableMessage(for slot: CaptureCapability) -> String {
-        let capture: String
+        let offered = slot.handler != nil
         switch slot.id {
-        case "camera.document": capture = "Document capture"
-        case "camera.selfie": capture = "Selfie capture"
-        default: capture = "The \(slot.id) capability"
+        case "camera.document":
+            return offered
+                ? "Taking a photo of a document is not possible in this app right now."
+                : "This app cannot take photos of documents."
+        case "camera.selfie":
+            return offered ? "Taking a selfie is not possible in this app right now." : "This app cannot take selfies."
+        default:
+            return offered ? "This step is not possible in this app right now." : "This app cannot do this step."
         }
-        if slot.handler == nil {
-            return "\(capture) (\(slot.id)) is not supported by this app."
-        }
-        return
-            "\(capture) (\(slot.id)) is turned off in this app at the moment, for example because no camera is connected."
     }
 
     private func typedSlot(for action: String) -> CaptureCapability? {
@@ -130,10 +131,13 @@ extension BridgeHost {
     private func routeToSlot(_ slot: CaptureCapability, _ request: BridgeMessage) {
         let responder = makeResponder(for: request)
         guard let handler = slot.handler, slot.isEnabled else {
+            let reason = slot.handler == nil ? nil : slot.unavailableError
             responder.respond(
                 status: .unsupported, data: nil,
-                error: BridgeErrorPayload(
-                    code: "CAPABILITY_UNAVAILABLE", message: Self.unavailableMessage(for: slot), recoverable: false))
+                error: reason
+                    ?? BridgeErrorPayload(
+                        code: "CAPABILITY_UNAVAILABLE", message: Self.unavailableMessage(for: slot),
+                        recoverable: false))
             return
         }
         guard slot.activeRequest == nil else {

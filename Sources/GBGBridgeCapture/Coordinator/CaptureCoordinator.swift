@@ -134,8 +134,13 @@ public final class CaptureCoordinator {
     /// capability query arrives (a camera may have been plugged in or out).
     public func refreshAvailability() async {
         let current = await availability()
+        let failure = CaptureFailure.cameraUnavailable
         for slot in servedKinds.map(slot(for:)) {
             slot.isEnabled = current.available
+            slot.unavailableError =
+                current.available
+                ? nil
+                : BridgeErrorPayload(code: failure.code, message: failure.message, recoverable: failure.recoverable)
             if let permissionState = current.permissionState { slot.permissionState = permissionState }
         }
         let previous = cameraAvailable

@@ -43,6 +43,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public private(set) var rejectedMessageCount = 0
     /// Navigations refused by the origin policy since the transport was created.
     public private(set) var refusedNavigationCount = 0
+    /// Refused navigations not handed to the browser because the person did not start them
+    /// (or a navigation already went to the browser for their last click).
+    public private(set) var refusedWithoutGestureCount = 0
+    /// Recent navigations by address, and whether the person started each.
+    private var recentNavigations: [(uri: String, userGesture: Bool)] = []
+    /// When a refused address last went to the browser.
+    private var lastHandOff: ContinuousClock.Instant?
     /// How many times the web process has terminated abnormally.
     public private(set) var webProcessTerminationCount = 0
     /// Whether the page is reloaded automatically after its web process terminates.
@@ -58,6 +65,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     /// Whether a refused navigation to an origin off the allowlist goes to ``openExternally``
     /// (the default); when `false` it is only dropped and reported. Kiosk mode turns it off.
+    /// Even when `true`, only a navigation the person started (a click or a key, WebKit's user
+    /// gesture) is handed over, and at most one per click: a page cannot open the browser by itself.
     public var handsRefusedNavigationToBrowser = true
     /// Opens a refused URL outside the journey; by default in the user's browser (http and https only).
     public var openExternally: @MainActor (String) -> Void = { uri in
@@ -112,6 +121,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         self.host = host
         self.originPolicy = originPolicy
         self.contentManager = webkit_web_view_get_user_content_manager(webView)!
+        UserActivity.startWatching()
         connectSignals(webView)
         installScripts()
         host.attach(transport: self)
@@ -387,9 +397,15 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private func decidePolicy(_ decision: gpointer?, type: UInt32) -> Bool {
         guard let decision else { return false }
         switch type {
+        case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue:
+            let action = webkit_navigation_policy_decision_get_navigation_action(
+                gbg_navigation_policy_decision(decision))
+            noteNavigation(action)
+            return false
         case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue:
             let action = webkit_navigation_policy_decision_get_navigation_action(
                 gbg_navigation_policy_decision(decision))
+            noteNavigation(action)
             let uri = Self.uri(of: webkit_navigation_action_get_request(action))
             refuse(uri, decision: decision)
             return true
@@ -417,8 +433,28 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     private func refuseNewWebView(_ action: gpointer?) {
         guard let action else { return }
+        noteNavigation(OpaquePointer(action))
         let request = webkit_navigation_action_get_request(OpaquePointer(action))
         noteRefused(Self.uri(of: request))
+    }
+
+    /// Remembers which navigations the person started (WebKit's user gesture), by address.
+    private func noteNavigation(_ action: OpaquePointer?) {
+        guard let action else { return }
+        let uri = Self.uri(of: webkit_navigation_action_get_request(action))
+        recentNavigations.removeAll { $0.uri == uri }
+        recentNavigations.append((uri, webkit_navigation_action_is_user_gesture(action) != 0))
+        if recentNavigations.count > 32 { recentNavigations.removeFirst() }
+    }
+
+    /// Whether `uri` may go to the browser now: a navigation the person started, and the first
+    /// hand-over since their last click or key.
+    private func mayHandToBrowser(_ uri: String) -> Bool {
+        guard recentNavigations.last(where: { $0.uri == uri })?.userGesture == true,
+            let activation = UserActivity.lastActivation
+        else { return false }
+        if let lastHandOff, lastHandOff >= activation { return false }
+        return true
     }
 
     private func refuse(_ uri: String, decision: gpointer) {
@@ -429,7 +465,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private func noteRefused(_ uri: String) {
         refusedNavigationCount += 1
         onNavigationRefused?(uri)
-        if handsRefusedNavigationToBrowser, !originPolicy.allows(urlString: uri) { openExternally(uri) }
+        guard handsRefusedNavigationToBrowser, !originPolicy.allows(urlString: uri) else { return }
+        guard mayHandToBrowser(uri) else {
+            refusedWithoutGestureCount += 1
+            return
+        }
+        lastHandOff = .now
+        openExternally(uri)
     }
 
     // MARK: Setup and teardown

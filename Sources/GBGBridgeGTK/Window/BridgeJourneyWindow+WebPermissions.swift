@@ -80,6 +80,8 @@ struct WebPermissionState {
     var allowsMicrophone = false
     /// Answers given in the prompt, by origin and kind.
     var remembered: [String: Bool] = [:]
+    /// When each remembered Deny was given: the page may ask again after the person's next click.
+    var deniedAt: [String: ContinuousClock.Instant] = [:]
     /// The documents of the current page, by the id their script chose.
     var documents: [String: PageDocument] = [:]
     /// More documents reported than ``maximumDocuments``: nothing can be vouched for.
@@ -388,7 +390,9 @@ extension BridgeJourneyWindow {
                 answer(
                     request, kind: kind, origin: origin, allowed: true,
                     reason: tr("kiosk mode allows the journey origin"))
-            } else if let remembered = permissionState.remembered[Self.rememberKey(origin: origin, kind: kind)] {
+            } else if let remembered = permissionState.remembered[Self.rememberKey(origin: origin, kind: kind)],
+                remembered || !isDenialReconsidered(Self.rememberKey(origin: origin, kind: kind))
+            {
                 answer(
                     request, kind: kind, origin: origin, allowed: remembered,
                     reason: remembered
@@ -400,6 +404,15 @@ extension BridgeJourneyWindow {
                 showNextPrompt()
             }
         }
+    }
+
+    /// A Deny holds until the person clicks or presses a key again: a request after that (a
+    /// "Use camera" button, for example) asks once more instead of failing for the rest of the run.
+    private func isDenialReconsidered(_ key: String) -> Bool {
+        guard let deniedAt = permissionState.deniedAt[key], let activation = UserActivity.lastActivation else {
+            return false
+        }
+        return activation > deniedAt
     }
 
     private static func rememberKey(origin: String, kind: WebPermissionKind) -> String { "\(kind.rawValue) \(origin)" }
@@ -425,10 +438,10 @@ extension BridgeJourneyWindow {
                 ? tr("Allow {origin} to use your camera?", ["origin": first.origin])
                 : tr("Allow {origin} to use your camera and microphone?", ["origin": first.origin]),
             detail: tr(
-                "The journey page wants to see what your camera sees, for example to photograph a document. Your answer holds until this window closes."
+                "The page wants to see what your camera sees, for example to photograph a document. If you deny it, the page can ask again when you next use it."
             ),
             decline: tr("_Deny"), declineResponse: GTK_RESPONSE_REJECT,
-            confirm: tr("_Allow"), confirmStyle: "suggested-action")
+            confirm: tr("_Allow"), confirmStyle: nil)
         permissionState.prompt = dialog
         connectUntracked(
             UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
@@ -451,6 +464,7 @@ extension BridgeJourneyWindow {
         permissionState.promptKey = nil
         gtk_widget_destroy(dialog)
         permissionState.remembered[key] = allowed
+        permissionState.deniedAt[key] = allowed ? nil : .now
         let answered = permissionState.pending.filter { Self.rememberKey(origin: $0.origin, kind: $0.kind) == key }
         permissionState.pending.removeAll { Self.rememberKey(origin: $0.origin, kind: $0.kind) == key }
         for pending in answered {

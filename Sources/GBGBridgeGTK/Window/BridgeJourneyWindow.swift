@@ -335,11 +335,13 @@ public final class BridgeJourneyWindow {
     // MARK: Reload
 
     /// A modal question over `window`: an icon, the question in bold, a sentence of detail, and two
-    /// buttons. The decline button is the default (Return never confirms); the confirm button answers
-    /// `GTK_RESPONSE_ACCEPT` and carries `confirmStyle`. Connect "response" and show it.
+    /// buttons. The decline button is the default (Return on no button declines, and it has the
+    /// focus); the confirm button answers `GTK_RESPONSE_ACCEPT` and carries `confirmStyle` (such as
+    /// `destructive-action`; `nil` for none, so that nothing looks like the default but the default).
+    /// Connect "response" and show it.
     func makeQuestionDialog(
         over window: UnsafeMutablePointer<GtkWindow>, iconName: String, question: String, detail: String,
-        decline: String, declineResponse: GtkResponseType, confirm: String, confirmStyle: String
+        decline: String, declineResponse: GtkResponseType, confirm: String, confirmStyle: String?
     ) -> UnsafeMutablePointer<GtkWidget> {
         let dialog = gtk_dialog_new()!
         gtk_window_set_transient_for(gbg_window(dialog), window)
@@ -364,10 +366,11 @@ public final class BridgeJourneyWindow {
         }
         gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
         gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
-        gtk_dialog_add_button(gbg_dialog(dialog), decline, declineResponse.rawValue)
+        let declineButton = gtk_dialog_add_button(gbg_dialog(dialog), decline, declineResponse.rawValue)
         let confirmButton = gtk_dialog_add_button(gbg_dialog(dialog), confirm, GTK_RESPONSE_ACCEPT.rawValue)
-        gtk_style_context_add_class(gtk_widget_get_style_context(confirmButton), confirmStyle)
+        if let confirmStyle { gtk_style_context_add_class(gtk_widget_get_style_context(confirmButton), confirmStyle) }
         gtk_dialog_set_default_response(gbg_dialog(dialog), declineResponse.rawValue)
+        if let declineButton { gtk_widget_grab_focus(declineButton) }
         return dialog
     }
 

@@ -11,6 +11,9 @@ import CWebKitGTK
 enum UserActivity {
     /// The time of the latest input, or `nil` before the first.
     private(set) static var lastInput: ContinuousClock.Instant?
+    /// The time of the latest deliberate input (a key or button pressed, a touch begun), or `nil`
+    /// before the first: what makes a user gesture, unlike pointer motion or scrolling.
+    private(set) static var lastActivation: ContinuousClock.Instant?
     private static var isWatching = false
 
     /// Starts watching (once per process; later calls do nothing).
@@ -24,10 +27,20 @@ enum UserActivity {
                 guard count > 1, let values, let boxed = g_value_get_boxed(values.advanced(by: 1)) else { return 1 }
                 nonisolated(unsafe) let event = boxed
                 MainActor.assumeIsolated {
-                    if UserActivity.isInput(event) { UserActivity.lastInput = .now }
+                    guard UserActivity.isInput(event) else { return }
+                    UserActivity.lastInput = .now
+                    if UserActivity.isActivation(event) { UserActivity.lastActivation = .now }
                 }
                 return 1
             }, nil, nil)
+    }
+
+    /// Whether a GDK event is a deliberate act: a key or button pressed, a touch begun.
+    static func isActivation(_ event: UnsafeRawPointer) -> Bool {
+        switch event.assumingMemoryBound(to: GdkEventAny.self).pointee.type {
+        case GDK_KEY_PRESS, GDK_BUTTON_PRESS, GDK_TOUCH_BEGIN: true
+        default: false
+        }
     }
 
     /// Whether a GDK event is input from a person rather than the window system's bookkeeping.

@@ -11,6 +11,9 @@ foreign origin http://localhost:PORT (same server).
                 path, a cross-origin frame's blob and attachment, Content-Disposition:
                 attachment at top level, names that already exist); after the first click
                 (a blob download with a user gesture) it sends test.done
+  /burst.html   on load, sets location.href to a foreign page 5 times and calls window.open
+                twice (no click); on each click, 25 location.href and 5 window.open to foreign
+                pages; sends test.ready on load and test.tried after each click
   /capture.html asks for a document capture and leaves the capture window open
   /attachment?name=N  a Content-Disposition: attachment response named N
 
@@ -157,6 +160,25 @@ SERVICE_WORKER = """self.addEventListener("install", (event) => {
 });"""
 
 
+BURST = HEAD.format(title="Browser burst") + """
+<div id="catcher" style="position:fixed;inset:0;background:#efe">Click anywhere</div>
+<script>
+  const send = (action, data) => window.GBGBridgeClient.send(action, data || {});
+  const burst = (count, opens, tag) => {
+    for (let i = 0; i < count; i++) location.href = "FOREIGN/" + tag + "-" + i + ".html";
+    for (let i = 0; i < opens; i++) window.open("FOREIGN/" + tag + "-open-" + i + ".html");
+  };
+  let clicks = 0;
+  document.getElementById("catcher").addEventListener("click", () => {
+    clicks += 1;
+    burst(25, 5, "click" + clicks);
+    send("test.tried", { count: clicks });
+  });
+  window.addEventListener("load", () => {
+    setTimeout(() => { burst(5, 2, "load"); send("test.ready"); }, 100);
+  });
+</script></body></html>"""
+
 class Handler(FixtureHandler):
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
@@ -168,6 +190,8 @@ class Handler(FixtureHandler):
             body, kind = CLIENT, "text/javascript"
         elif url.path == "/escape.html":
             body = ESCAPE.replace("FOREIGN", foreign).encode()
+        elif url.path == "/burst.html":
+            body = BURST.replace("FOREIGN", foreign).encode()
         elif url.path == "/write.html":
             body = WRITE.replace("FOREIGN", foreign).replace("MARKER", MARKER).encode()
         elif url.path == "/capture.html":
