@@ -322,6 +322,14 @@
     if (autostart) runStep(name);
   }
 
+  // A host's error message is a sentence for the person, shown as it is; codes and technical
+  // detail go to the activity log, not to the person.
+  function sentence(text, fallback) {
+    var value = String(text || "").trim();
+    if (!value) return fallback;
+    return /[.!?]$/.test(value) ? value : value + ".";
+  }
+
   function describeCaptureProblem(step, payload, error) {
     switch (payload.status) {
       case "cancelled":
@@ -329,7 +337,7 @@
           body: "No photo was taken. You can try again or skip this step.", retry: true };
       case "unsupported":
         return { tone: "warn", chip: "Not available", title: "This host cannot do " + step.title.toLowerCase() + " capture.",
-          body: (error.message || "The host answered unsupported") + (error.code ? " (" + error.code + ")." : "."), retry: false };
+          body: sentence(error.message, "The host answered unsupported."), retry: false };
       case "acknowledged":
         return { tone: "warn", chip: "No image", title: "The host accepted the request but sent no image.",
           body: "This journey expects the image in the response.", retry: true };
@@ -339,7 +347,7 @@
             body: "Finish or close the capture window that is already open, then try again.", retry: true };
         }
         return { tone: "bad", chip: "Failed", title: "The capture failed.",
-          body: (error.message || "No details were given") + (error.code ? " (" + error.code + ")." : "."),
+          body: sentence(error.message, "No details were given."),
           retry: error.recoverable !== false };
       default:
         return { tone: "bad", chip: "Unexpected", title: "Unexpected answer from the host.",
@@ -557,7 +565,7 @@
   };
 
   function describeChipProblem(payload, error) {
-    var detail = (error.message || "No details were given") + (error.code ? " (" + error.code + ")." : ".");
+    var detail = sentence(error.message, "No details were given.");
     switch (payload.status) {
       case "cancelled":
         return { tone: "warn", chip: "Cancelled", title: "Chip reading cancelled.",

@@ -56,9 +56,9 @@ extension NFCReadFailure {
         }
     }
 
-    /// The error payload: the sentence, then the technical detail in brackets.
+    /// The error payload: the sentence for the person in `message`, the technical detail (a
+    /// status word, a reader's name) apart in `detail`.
     public func payload(detail: String?) -> BridgeErrorPayload {
-        let text = detail.map { "\(message) (\($0))" } ?? message
-        return BridgeErrorPayload(code: code, message: text, recoverable: recoverable)
+        BridgeErrorPayload(code: code, message: message, recoverable: recoverable, detail: detail)
     }
 }

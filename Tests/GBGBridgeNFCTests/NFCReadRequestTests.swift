@@ -64,7 +64,8 @@ final class NFCReadRequestTests: XCTestCase {
         XCTAssertEqual(NFCReadFailure.wrongCardAccessNumber.code, "ACCESS_DENIED")
         XCTAssertEqual(NFCReadFailure.cardAccessNumberUnsupported.code, "PACE_NOT_SUPPORTED")
         let payload = NFCReadFailure.chipReadFailed.payload(detail: "SCardTransmit: SCARD_W_REMOVED_CARD")
-        XCTAssertTrue(payload.message.hasSuffix("(SCardTransmit: SCARD_W_REMOVED_CARD)"))
+        XCTAssertEqual(payload.message, NFCReadFailure.chipReadFailed.message, "the sentence alone, for the person")
+        XCTAssertEqual(payload.detail, "SCardTransmit: SCARD_W_REMOVED_CARD", "the technical detail apart")
     }
 
     /// A lost link is worth another try; a chip whose data cannot be understood is not.

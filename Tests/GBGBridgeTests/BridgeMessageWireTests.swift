@@ -53,6 +53,23 @@ import Testing
         )
     }
 
+    @Test func errorDetailIsWrittenOnlyWhenPresentAndReadBack() throws {
+        let plain = BridgeMessage(
+            version: "1.0", correlationId: "c-2", type: .response, timestamp: 1,
+            payload: BridgePayload(
+                action: "nfc.read", data: nil, status: .error,
+                error: BridgeErrorPayload(code: "ACCESS_DENIED", message: "Check the details.", recoverable: true)))
+        #expect(try !plain.jsonText().contains(#""detail""#), "the iOS object unchanged when there is no detail")
+        var detailed = plain
+        detailed.payload.error?.detail = "MUTUAL AUTHENTICATE: 6300"
+        let text = try detailed.jsonText()
+        #expect(text.hasSuffix(#""recoverable":true,"detail":"MUTUAL AUTHENTICATE: 6300"}}}"#), "\(text)")
+        #expect(try BridgeMessage(json: text).payload.error?.detail == "MUTUAL AUTHENTICATE: 6300")
+        #expect(throws: BridgeCodingError.self) {
+            try BridgeMessage(json: String(text.dropLast(#""MUTUAL AUTHENTICATE: 6300"}}}"#.count)) + "7}}}")
+        }
+    }
+
     @Test func codableRoundTripMatchesTheWireFormat() throws {
         let message = try BridgeMessage(json: Self.envelopeExample)
         let viaCodable = try JSONDecoder().decode(BridgeMessage.self, from: JSONEncoder().encode(message))

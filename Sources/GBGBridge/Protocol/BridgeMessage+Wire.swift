@@ -121,7 +121,13 @@ extension BridgeMessage {
             guard case .bool(let recoverable)? = fields["recoverable"] else {
                 throw Self.invalid("\"payload.error.recoverable\" must be true or false")
             }
-            error = BridgeErrorPayload(code: code, message: message, recoverable: recoverable)
+            let detail: String?
+            switch fields["detail"] {
+            case nil, .null?: detail = nil
+            case .string(let text)?: detail = text
+            default: throw Self.invalid("\"payload.error.detail\" must be a string or null")
+            }
+            error = BridgeErrorPayload(code: code, message: message, recoverable: recoverable, detail: detail)
         default: throw Self.invalid("\"payload.error\" must be an object or null")
         }
         self.init(
@@ -160,6 +166,10 @@ extension BridgeMessage {
             writer.write(error.message)
             writer.raw(",\"recoverable\":")
             error.recoverable ? writer.raw("true") : writer.raw("false")
+            if let detail = error.detail {
+                writer.raw(",\"detail\":")
+                writer.write(detail)
+            }
             writer.raw("}")
         }
         writer.raw("}}")
