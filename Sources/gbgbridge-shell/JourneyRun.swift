@@ -72,18 +72,18 @@ final class JourneyRun: BridgeHostDelegate {
                 ShellOutput.warning(
                     tr(
                         "kiosk: could not load the journey {url}: {message}; trying again in {seconds} s",
-                        ["url": failure.url, "message": failure.message, "seconds": seconds]))
+                        ["url": failure.url, "message": failure.messageWithDetail, "seconds": seconds]))
             } else if settings.isUnattended {
                 finish(
                     .journeyFailed(
                         tr(
                             "could not load the journey {url}: {message}",
-                            ["url": failure.url, "message": failure.message])))
+                            ["url": failure.url, "message": failure.messageWithDetail])))
             } else {
                 ShellOutput.warning(
                     tr(
                         "could not load the journey {url}: {message} (the window offers to try again)",
-                        ["url": failure.url, "message": failure.message]))
+                        ["url": failure.url, "message": failure.messageWithDetail]))
             }
         }
         // One automatic reload after a web-process death; the next one shows the error page.

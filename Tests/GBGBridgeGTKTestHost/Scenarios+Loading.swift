@@ -21,12 +21,15 @@ extension Scenarios {
         secure?.serve("/", page(title: "Untrusted"))
         harness.check(secure != nil, "a self-signed certificate for the TLS case (openssl)")
         let cases: [(String, String, (JourneyLoadFailure.Kind) -> Bool, String)] = [
-            ("HTTP 404", server.url("/missing"), { $0 == .httpStatus(404) }, "The server answered 404 Not Found"),
+            ("HTTP 404", server.url("/missing"), { $0 == .httpStatus(404) }, "The server answered with error 404"),
             (
                 "HTTP 500", server.url("/broken"), { $0 == .httpStatus(500) },
-                "The server answered 500 Internal Server Error"
+                "The server answered with error 500"
             ),
-            ("refused port", "http://127.0.0.1:\(refusedPort)/", { $0 == .network }, "Could not reach the server"),
+            (
+                "refused port", "http://127.0.0.1:\(refusedPort)/", { $0 == .network },
+                "Could not reach the server: it refused the connection"
+            ),
             ("blocked port", "http://127.0.0.1:1/", { $0 == .network }, "port 1"),
             (
                 "untrusted certificate", secure?.url("/") ?? "https://127.0.0.1:9/",

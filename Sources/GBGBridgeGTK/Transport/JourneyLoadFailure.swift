@@ -23,12 +23,19 @@ public struct JourneyLoadFailure: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     /// One sentence a person can read, such as "The server answered 404 Not Found".
     public let message: String
+    /// Technical detail for logs, in WebKit's or the server's own words (untranslated), such as
+    /// "Connection refused" or "404 Not Found"; never shown to the person. `nil` when there is none.
+    public let detail: String?
 
-    public init(url: String, kind: Kind, message: String) {
+    public init(url: String, kind: Kind, message: String, detail: String? = nil) {
         self.url = url
         self.kind = kind
         self.message = message
+        self.detail = detail
     }
 
-    public var description: String { "\(message) (\(url))" }
+    /// The sentence with the technical detail after it, for logs.
+    public var messageWithDetail: String { detail.map { "\(message) (\($0))" } ?? message }
+
+    public var description: String { "\(messageWithDetail) (\(url))" }
 }

@@ -38,10 +38,32 @@ enum LoadFailureClassifier {
         let isNetwork =
             error.domain == webkit_network_error_quark() || error.domain == g_io_error_quark()
             || error.domain == g_resolver_error_quark()
-        let message = sentence(error.message)
-        return JourneyLoadFailure(
-            url: uri, kind: isNetwork ? .network : .other,
-            message: isNetwork ? tr("Could not reach the server: {reason}", ["reason": message]) : message)
+        // WebKit's and GLib's texts are English whatever the person's language: they go to the
+        // detail, and the sentence says what is known in the person's words.
+        let detail = error.message.isEmpty ? nil : error.message
+        guard isNetwork else {
+            return JourneyLoadFailure(
+                url: uri, kind: .other, message: tr("Something went wrong while loading it"), detail: detail)
+        }
+        let message =
+            networkReason(error).map { tr("Could not reach the server: {reason}", ["reason": $0]) }
+            ?? tr("Could not reach the server")
+        return JourneyLoadFailure(url: uri, kind: .network, message: message, detail: detail)
+    }
+
+    /// The common network failures in the person's words; `nil` for the others.
+    private static func networkReason(_ error: Signal.LoadError) -> String? {
+        if error.domain == g_resolver_error_quark() { return tr("its name could not be found") }
+        guard error.domain == g_io_error_quark() else { return nil }
+        switch error.code {
+        case Int32(G_IO_ERROR_CONNECTION_REFUSED.rawValue): return tr("it refused the connection")
+        case Int32(G_IO_ERROR_TIMED_OUT.rawValue): return tr("it did not answer in time")
+        case Int32(G_IO_ERROR_HOST_UNREACHABLE.rawValue), Int32(G_IO_ERROR_NETWORK_UNREACHABLE.rawValue):
+            return tr("the network cannot reach it")
+        case Int32(G_IO_ERROR_CONNECTION_CLOSED.rawValue), Int32(G_IO_ERROR_BROKEN_PIPE.rawValue):
+            return tr("the connection was cut")
+        default: return nil
+        }
     }
 
     /// The failure WebKit does not report as one: a web address it would not fetch (a port it
@@ -60,7 +82,8 @@ enum LoadFailureClassifier {
         let phrase = reasonPhrases[status].map { " \($0)" } ?? ""
         return JourneyLoadFailure(
             url: uri, kind: .httpStatus(status),
-            message: tr("The server answered {status}", ["status": "\(status)\(phrase)"]))
+            message: tr("The server answered with error {status}", ["status": "\(status)"]),
+            detail: "HTTP \(status)\(phrase)")
     }
 
     /// The failure for a certificate WebKit does not trust.
@@ -85,11 +108,6 @@ enum LoadFailureClassifier {
         ]
         let problems = named.filter { flags & $0.0.rawValue != 0 }.map(\.1)
         return problems.isEmpty ? [tr("it could not be checked")] : problems
-    }
-
-    private static func sentence(_ text: String) -> String {
-        guard let first = text.first else { return tr("unknown error") }
-        return first.lowercased() + text.dropFirst()
     }
 
     private static func restrictedPortMessage(of uri: String) -> String {

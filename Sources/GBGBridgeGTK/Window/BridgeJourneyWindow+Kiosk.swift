@@ -267,7 +267,7 @@ extension BridgeJourneyWindow {
             try? await Task.sleep(for: delay)
             guard let self, self.window != nil else { return }
             await self.resetSession(reason: reason)
-            self.showNotice(tr("{reason}. The journey was started again from the beginning.", ["reason": reason]))
+            self.showNotice(tr("{reason}. Everything was started again from the beginning.", ["reason": reason]))
         }
     }
 

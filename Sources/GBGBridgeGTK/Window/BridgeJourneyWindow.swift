@@ -383,8 +383,8 @@ public final class BridgeJourneyWindow {
             return
         }
         let dialog = makeQuestionDialog(
-            over: window, iconName: "dialog-question", question: tr("Reload the journey?"),
-            detail: tr("The journey starts again from its first step. Anything entered or captured so far is lost."),
+            over: window, iconName: "dialog-question", question: tr("Reload the page?"),
+            detail: tr("The page starts again from its first step. Anything entered or captured so far is lost."),
             decline: tr("_Cancel"), declineResponse: GTK_RESPONSE_CANCEL,
             confirm: tr("_Reload"), confirmStyle: "destructive-action")
         reloadDialog = dialog
@@ -718,7 +718,7 @@ public final class BridgeJourneyWindow {
             && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
         showNotice(
             reloaded
-                ? tr("{reason}. The journey has been reloaded; any step in progress was cancelled.", ["reason": reason])
+                ? tr("{reason}. The page was loaded again; any step in progress was cancelled.", ["reason": reason])
                 : tr(
                     "{reason}. It happened again, so the page was stopped; press Try Again to start over.",
                     ["reason": reason]))

@@ -172,11 +172,11 @@ final class JourneyErrorView {
 
     private static func presentation(of kind: JourneyLoadFailure.Kind) -> (icon: String, title: String) {
         switch kind {
-        case .network: ("network-error-symbolic", tr("The journey's server could not be reached"))
-        case .httpStatus: ("dialog-warning-symbolic", tr("The journey's server answered with an error"))
-        case .tls: ("channel-insecure-symbolic", tr("The journey's server could not prove its identity"))
+        case .network: ("network-error-symbolic", tr("The server could not be reached"))
+        case .httpStatus: ("dialog-warning-symbolic", tr("The server answered with an error"))
+        case .tls: ("channel-insecure-symbolic", tr("The server could not prove its identity"))
         case .webProcess: ("dialog-error-symbolic", tr("The page could not be started"))
-        case .other: ("dialog-warning-symbolic", tr("The journey could not be loaded"))
+        case .other: ("dialog-warning-symbolic", tr("The page could not be loaded"))
         }
     }
 
