@@ -66,14 +66,15 @@ final class JourneyRun: BridgeHostDelegate {
         window.onLoadFailed = { [unowned self] failure in
             // A kiosk never gives up: the public sees a calm page while the window tries again by
             // itself; the detail is for the operator. Nobody at the keyboard: fail at once. A person
-            // gets the error page and its Retry button.
+            // gets the error page and its Retry button; so does a WebDriver session, which decides
+            // itself when it is over.
             if windowSettings.kiosk != nil {
                 let seconds = (self.window?.nextAutomaticRetryDelay).map { Self.format(Self.seconds(of: $0)) } ?? "?"
                 ShellOutput.warning(
                     tr(
                         "kiosk: could not load the journey {url}: {message}; trying again in {seconds} s",
                         ["url": failure.url, "message": failure.messageWithDetail, "seconds": seconds]))
-            } else if settings.isUnattended {
+            } else if settings.isUnattended, !settings.automation {
                 finish(
                     .journeyFailed(
                         tr(
@@ -92,7 +93,7 @@ final class JourneyRun: BridgeHostDelegate {
             if windowSettings.kiosk != nil {
                 ShellOutput.warning(
                     tr("{reason}; the kiosk session was wiped and the journey started again", ["reason": reason]))
-            } else if count >= 2, settings.isUnattended {
+            } else if count >= 2, settings.isUnattended, !settings.automation {
                 finish(.journeyFailed(tr("the journey's web process died twice (last: {reason})", ["reason": reason])))
             } else if count >= 2 {
                 // A person is at the window: the error page offers Try Again instead of the app

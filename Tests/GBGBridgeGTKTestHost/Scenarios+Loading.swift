@@ -106,6 +106,10 @@ extension Scenarios {
         await journey.open("/")
         var failures: [String] = []
         journey.window.onLoadFailed = { failures.append("\($0.kind) \($0.message)") }
+        var readyEvents = 0
+        journey.host.trafficObserver = { traffic in
+            if traffic.direction == .nativeToWeb, traffic.message.payload.action == "host.ready" { readyEvents += 1 }
+        }
         let unreachable = "http://127.0.0.1:\(unusedPort())/?down"
         let attempts: [(String, String)] = [
             ("link click", "document.getElementById('policy').click()"),
@@ -122,20 +126,29 @@ extension Scenarios {
         ]
         for (name, script) in attempts {
             let before = journey.opened.count
-            if script.isEmpty {
+            let refusedBefore = journey.window.transport.refusedNavigationCount
+            // Only the person's click is handed to the browser: a script's navigation is not.
+            let byThePerson = script.isEmpty
+            if byThePerson {
                 await harness.pause(0.3)
                 harness.click(journey.webView, x: 50, y: 50)
             } else {
                 journey.run(script)
             }
             let deadline = ContinuousClock.now + .seconds(8)
-            while journey.opened.count == before, ContinuousClock.now < deadline {
+            while journey.window.transport.refusedNavigationCount == refusedBefore, ContinuousClock.now < deadline {
                 await harness.pause(0.05)
             }
             await harness.pause(0.3)
             let location = await harness.evaluate("location.href", in: journey.webView)
             harness.check(
-                journey.opened.count > before, "\(name): handed to the browser",
+                journey.window.transport.refusedNavigationCount > refusedBefore, "\(name): refused",
+                "refused \(journey.window.transport.refusedNavigationCount)")
+            harness.check(
+                journey.opened.count == before + (byThePerson ? 1 : 0),
+                byThePerson
+                    ? "\(name): handed to the browser (the person clicked)"
+                    : "\(name): not handed to the browser (the page did it by itself)",
                 "opened: \(journey.opened)")
             harness.check(location == "\"\(server.url("/"))\"", "\(name): the journey stays", location ?? "nil")
             journey.run("sendEvent('test.alive', { step: \(jsonString(name)) })")
@@ -143,6 +156,7 @@ extension Scenarios {
             harness.check(alive.payload.data?["step"] == .string(name), "\(name): the journey still talks to the host")
         }
         harness.check(failures.isEmpty, "no refused navigation was reported as a load failure", "\(failures)")
+        harness.check(readyEvents == 0, "no refused navigation sent the page a second host.ready", "\(readyEvents)")
     }
 
     private static func jsonString(_ text: String) -> String {

@@ -52,6 +52,9 @@ class Session:
             return [json.loads(line) for line in log if line.strip()]
 
     def quit(self):
+        if self.driver.session_id is None:  # a test already ended the session itself
+            self.service.stop()
+            return
         self.driver.quit()
 
 

@@ -50,6 +50,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private var recentNavigations: [(uri: String, userGesture: Bool)] = []
     /// When a refused address last went to the browser.
     private var lastHandOff: ContinuousClock.Instant?
+    /// Whether the main frame committed a document since the last load started.
+    private var committedSinceStart = false
     /// How many times the web process has terminated abnormally.
     public private(set) var webProcessTerminationCount = 0
     /// Whether the page is reloaded automatically after its web process terminates.
@@ -305,7 +307,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
             startedURI = webkit_web_view_get_uri(webView).map { String(cString: $0) }
+            committedSinceStart = false
         case WEBKIT_LOAD_COMMITTED.rawValue:
+            committedSinceStart = true
             let uri = webkit_web_view_get_uri(webView).map { String(cString: $0) } ?? ""
             if let started = startedURI,
                 let failure = LoadFailureClassifier.substitutedLoad(
@@ -319,6 +323,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
             committedURI = uri
             pageState = .loading
         case WEBKIT_LOAD_FINISHED.rawValue:
+            // A load that never committed (refused by the origin policy, stopped) left the page
+            // as it was: the page is not told it loaded again.
+            guard committedSinceStart else { return }
+            committedSinceStart = false
             reportLoadFinished()
         default:
             break

@@ -219,9 +219,11 @@ public final class BridgeJourneyWindow {
         gtk_stack_set_visible_child_name(gbg_stack(stack), shownLoadFailure == nil ? "journey" : "error")
     }
 
-    /// Closes the window as the user would: mid-journey the page first gets
-    /// `journey.cancel`, then the window is destroyed.
-    public func close() {
+    /// Closes the window as the user would: mid-journey the page first gets `journey.cancel`
+    /// with `reason` (at most a second is given to deliver it), then the window is destroyed.
+    /// A window a WebDriver session controls is destroyed at once, as the session expects
+    /// (the page still gets `journey.cancel`, "The automation session closed the window").
+    public func close(reason: String = "The user closed the window") {
         guard let window, !isClosing else { return }
         isClosing = true
         if let reloadDialog { gtk_widget_destroy(reloadDialog) }
@@ -230,8 +232,14 @@ public final class BridgeJourneyWindow {
             gtk_widget_destroy(gbg_widget(window))
             return
         }
+        if let webView, webkit_web_view_is_controlled_by_automation(webView) != 0 {
+            // untranslated: bridge data
+            host.send(event: "journey.cancel", data: ["reason": .string("The automation session closed the window")])
+            gtk_widget_destroy(gbg_widget(window))
+            return
+        }
         // untranslated: bridge data
-        host.send(event: "journey.cancel", data: ["reason": .string("The user closed the window")])
+        host.send(event: "journey.cancel", data: ["reason": .string(reason)])
         var destroyed = false
         let destroy: @MainActor () -> Void = { [weak self] in
             guard !destroyed, let window = self?.window else { return }
