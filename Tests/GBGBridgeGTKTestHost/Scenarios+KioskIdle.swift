@@ -73,7 +73,7 @@ extension Scenarios {
         )
 
         // Ignored, the warning ends in the reset, and goes with it.
-        let reset = await waitFor(harness, seconds: 6) { resets.count == 1 }
+        let reset = await waitFor(harness, seconds: 15) { resets.count == 1 }
         harness.check(reset && warnings.count == 3, "an ignored warning ends in the reset", "\(warnings) \(resets)")
         _ = await journey.inbox.next("test.pageReady")
         harness.check(window.idleWarningCountdown == nil, "the warning is gone after the reset")
@@ -103,7 +103,7 @@ extension Scenarios {
         if let warningWindow = idleWarningWindow() {
             harness.check(gtk_window_get_transient_for(warningWindow) == dialog, "over the host window")
         }
-        let resetFromDialog = await waitFor(harness, seconds: 4) { resets.count == 2 }
+        let resetFromDialog = await waitFor(harness, seconds: 15) { resets.count == 2 }
         harness.check(resetFromDialog, "and then reset", "\(resets)")
         gtk_widget_destroy(gbg_widget(dialog))
         _ = await journey.inbox.next("test.pageReady")

@@ -40,7 +40,7 @@ struct KioskIdleTests {
         Thread.sleep(forTimeInterval: 8)
         #expect(!stderr().contains("the session was wiped"), "a waiting capture window did not hold the reset")
         try waitFor("the idle warning", limit: 15, process: process) { stderr().contains("is still there") }
-        try waitFor("the reset", limit: 8, process: process) { stderr().contains("the session was wiped") }
+        try waitFor("the reset", limit: 20, process: process) { stderr().contains("the session was wiped") }
         let text = stderr()
         let warning = try #require(text.range(of: "asking whether anyone is still there"))
         let wiped = try #require(text.range(of: "the session was wiped"))
