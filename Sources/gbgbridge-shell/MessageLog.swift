@@ -19,14 +19,20 @@ final class MessageLog {
     private let keepPayloads: Bool
     let path: String
 
+    /// The `--message-log` value that means standard output.
+    nonisolated static let standardOutput = "-"
+
     /// Why the log could not be opened.
     struct OpenError: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Creates (or truncates) the log file.
+    /// Creates (or truncates) the log file; `-` writes to standard output instead.
     init(path: String, keepPayloads: Bool) throws(OpenError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0o644)
+        let fd =
+            path == MessageLog.standardOutput
+            ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0o644)
         guard fd >= 0 else {
             throw OpenError(
                 description: tr(

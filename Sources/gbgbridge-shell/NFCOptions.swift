@@ -1,4 +1,6 @@
 import ArgumentParser
+import FoundationEssentials
+import GBGBridgeLocalization
 
 /// Options for `nfc.read`: reading the chip of a passport or identity card on a PC/SC reader.
 struct NFCOptions: ParsableArguments {
@@ -36,4 +38,11 @@ struct NFCOptions: ParsableArguments {
         name: .customLong("nfc-short-apdus"),
         help: "Read chips with short APDUs only (for readers that mishandle extended-length APDUs).")
     var shortAPDUsOnly = false
+
+    func validate() throws {
+        if reader.allSatisfy(\.isWhitespace) {
+            throw ValidationError(
+                tr("--nfc-reader needs a reader name, auto or none (see pcsc_scan for the names of your readers)."))
+        }
+    }
 }

@@ -117,7 +117,7 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write every bridge message, both directions, to this file as JSON Lines (flushed per line). Its folder must exist.",
+            "Write every bridge message, both directions, to this file as JSON Lines (flushed per line); '-' for standard output, before the result line. Its folder must exist.",
             valueName: "path"))
     var messageLog: String?
 

@@ -177,7 +177,9 @@ struct ShellSettings {
         if let path = command.selfieRecipientKey { inputs.append(.init(name: "--selfie-recipient-key", path: path)) }
         if let path = command.nfc.csca { inputs.append(.init(name: "--csca", path: path)) }
         var outputs: [OutputPaths.NamedFile] = []
-        if let path = messageLogPath { outputs.append(.init(name: "--message-log", path: path)) }
+        if let path = messageLogPath, path != MessageLog.standardOutput {
+            outputs.append(.init(name: "--message-log", path: path))
+        }
         if let path = screenshotPath { outputs.append(.init(name: "--screenshot", path: path)) }
         try OutputPaths.check(outputs: outputs, inputs: inputs)
 

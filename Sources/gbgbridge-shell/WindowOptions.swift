@@ -154,6 +154,10 @@ struct WindowSettings {
         if let profile = options.profile {
             let absolute =
                 profile.hasPrefix("/") ? profile : (ResourceLocator.currentDirectory() ?? ".") + "/" + profile
+            var info = stat()
+            if stat(absolute, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                throw .usage(tr("--profile: {path} is not a folder", ["path": absolute]))
+            }
             guard Self.makeDirectories(absolute) else {
                 throw .usage(
                     tr(

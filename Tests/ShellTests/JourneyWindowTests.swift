@@ -253,6 +253,8 @@ struct JourneyWindowTests {
                 "--downloads: the folder /nonexistent/downloads does not exist"
             ),
             (["--downloads", "/etc/hostname"], "--downloads: /etc/hostname is not a folder"),
+            (["--profile", "/etc/hostname"], "--profile: /etc/hostname is not a folder"),
+            (["--nfc-reader", ""], "--nfc-reader needs a reader name, auto or none"),
             (["--trust-certificate", "/etc/hostname"], "takes HOST=PEM"),
             (["--trust-certificate", "journey.test=/nonexistent/cert.pem"], "no such file"),
             (
@@ -266,6 +268,21 @@ struct JourneyWindowTests {
         #expect(run.status == 2, "status \(run.status) for \(arguments); stderr: \(run.stderr)")
         #expect(run.stderr.contains(message), "stderr for \(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty)
+    }
+
+    @Test("--message-log - writes the log lines to standard output, before the result line")
+    func messageLogToStandardOutput() throws {
+        let run = try ShellRun.run(
+            [
+                ShellRun.fixture("journey-silent.html"), "--headless", "--message-log", "-", "--exit-on",
+                "test.loaded", "--timeout", "30",
+            ], scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("-").path))
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let logged = lines.filter { $0.hasPrefix("{\"t\":") && $0.contains("\"dir\":") }
+        #expect(logged.contains { $0.contains("\"test.loaded\"") }, "\(run.stdout)")
+        #expect(lines.last.map { !$0.hasPrefix("{\"t\":") } == true, "the result line comes last: \(run.stdout)")
     }
 
     @Test("--help lists the window options")
