@@ -183,7 +183,7 @@ validate() {
 # must say the same.
 check_versions() {
     local program metainfo
-    program=$("$binary" --version)
+    program=$("$binary" --version | head -n 1 | cut -d' ' -f2)
     [ "$program" = "$version" ] \
         || fail "the program says version $program, packaging/debian/changelog $version (Sources/gbgbridge-shell/ShellVersion.swift)"
     metainfo=$(grep -o -m 1 '<release version="[^"]*"' "Resources/linux/$app_id.metainfo.xml" | cut -d'"' -f2)

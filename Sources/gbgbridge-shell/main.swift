@@ -22,6 +22,12 @@ if let text = LanguageOption.value(in: CommandLine.arguments) {
     }
 }
 
+// --version (with --json for scripts) answers before anything else is checked.
+if CommandLine.arguments.dropFirst().contains("--version") {
+    ShellOutput.result(CommandLine.arguments.contains("--json") ? ShellVersion.json : ShellVersion.text)
+    exit(0)
+}
+
 let command: ShellCommand
 do {
     command = try ShellCommand.parse()
@@ -30,7 +36,9 @@ do {
         ShellOutput.result(ShellCommand.fullMessage(for: error))
         exit(0)
     }
-    ShellOutput.note(ShellCommand.fullMessage(for: error))
+    // One prefix style for every line: "error:" then a note on where to look.
+    ShellOutput.error(ShellCommand.message(for: error))
+    ShellOutput.note(tr("see 'gbgbridge-shell --help' for the options"))
     exit(ShellExit.usage("").status)
 }
 

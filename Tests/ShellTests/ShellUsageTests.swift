@@ -19,7 +19,18 @@ struct ShellUsageTests {
         }
         let version = try ShellRun.run(["--version"], scratch: scratch)
         #expect(version.status == 0)
-        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let lines = version.stdout.split(separator: "\n").map(String.init)
+        let first = lines.first ?? ""
+        #expect(
+            first.hasPrefix("gbgbridge-shell ") && first.split(separator: " ").last?.split(separator: ".").count == 3)
+        for fact in ["WebKitGTK: 2.", "GTK: 3.", "GLib: 2.", "Swift: "] {
+            #expect(lines.contains { $0.hasPrefix(fact) }, "--version lacks \(fact): \(version.stdout)")
+        }
+        let json = try ShellRun.run(["--version", "--json"], scratch: scratch)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]
+        #expect(
+            object?["webkitgtk"]?.hasPrefix("2.") == true
+                && object?["shell"] == first.split(separator: " ").last.map(String.init), "\(json.stdout)")
     }
 
     @Test(
