@@ -27,6 +27,25 @@ struct ShellConsoleTests {
         #expect(console.contains { $0.contains("\"level\":\"uncaught\"") }, "\(console)")
     }
 
+    @Test(
+        "the journey's console cannot forge a line of the shell's: every line is prefixed, control characters escaped")
+    func consoleCannotForgeShellLines() throws {
+        let run = try ShellRun.run(
+            [
+                ShellRun.fixture("journey-console-forgery.html"), "--headless", "--exit-on", "test.done", "--timeout",
+                "60",
+            ],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stderr.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        #expect(!lines.contains { $0.hasPrefix("gbgbridge-shell: error: the journey failed") }, "\(run.stderr)")
+        #expect(!lines.contains { $0.hasPrefix("gbgbridge-shell: note: forged") }, "\(run.stderr)")
+        #expect(!run.stderr.unicodeScalars.contains { $0.value == 0x1B }, "an escape character reached the terminal")
+        #expect(
+            run.stderr.contains("journey log: gbgbridge-shell: error: the journey failed (forged)"), "\(run.stderr)")
+        #expect(run.stderr.contains("journey log: \\u{1b}[2J\\u{1b}[Hcleared"), "\(run.stderr)")
+    }
+
     @Test("--no-console keeps stderr quiet; --fail-on-page-error ends the run with status 5")
     func quietAndFailing() throws {
         let quiet = try ShellRun.run(
