@@ -14,6 +14,8 @@ extension Scenarios {
         let server = TestServer()
         server.serve("/missing", status: 404, body: "<h1>nope</h1>")
         server.serve("/broken", status: 500, body: "<h1>oops</h1>")
+        server.serve("/away", status: 302, headers: [("Location", server.url("/elsewhere.html", otherOrigin: true))])
+        server.serve("/elsewhere.html", "<h1>elsewhere</h1>")
         let refusedPort = unusedPort()
         let certificate = selfSignedCertificate()
         let secure = certificate.map { TestServer(certificate: $0) }
@@ -31,6 +33,7 @@ extension Scenarios {
                 "Could not reach the server: it refused the connection"
             ),
             ("blocked port", "http://127.0.0.1:1/", { $0 == .network }, "port 1"),
+            ("redirect to another origin", server.url("/away"), { $0 == .other }, "leads to another site"),
             (
                 "untrusted certificate", secure?.url("/") ?? "https://127.0.0.1:9/",
                 {

@@ -426,6 +426,15 @@ public final class WebKitBridgeTransport: BridgeTransport {
             }
             guard originPolicy.allows(urlString: uri) else {
                 refuse(uri, decision: decision)
+                if committedURI == nil {
+                    // The journey's own address led elsewhere (a redirect to another origin):
+                    // there is no page to stay on, so the load has failed, and says where it went.
+                    reportLoadFailed(
+                        JourneyLoadFailure(
+                            url: startedURI ?? uri, kind: .other,
+                            message: tr("The address leads to another site, which is not allowed here"),
+                            detail: "redirected to \(uri), an origin not on the allowlist"))
+                }
                 return true
             }
             let status = Int(
