@@ -172,7 +172,10 @@ public final class NFCReadCapability {
             isBusy = false
             activeJob = nil
         }
-        let window = options.showsWindow ? NFCReadWindow(parent: parentWindow) : nil
+        let window =
+            options.showsWindow
+            ? NFCReadWindow(parent: parentWindow, document: NFCReadRequest.documentKind(from: request.payload.data))
+            : nil
         defer { window?.close() }
         let readRequest = ChipReadJob.Request(
             readerName: readerName, key: key, documentTimeout: options.documentTimeout,
@@ -204,6 +207,10 @@ public final class NFCReadCapability {
                         chipAuthentication: success.chip.chipAuthentication.status,
                         activeAuthentication: success.chip.activeAuthentication.status,
                         chipVerdict: success.chip.verdict.status))
+                // "Done" for a moment (about 1.5 s, or until the person closes it), then the answer: the
+                // journey's next step does not open under a window that is still up, and a new
+                // nfc.read cannot meet this one.
+                await window?.confirmSuccess()
                 responder.respond(status: .success, data: Self.responseData(success), error: nil)
                 return
             case .failure(let failure):

@@ -25,7 +25,8 @@ public enum NFCReadFailure: Sendable, Equatable, CaseIterable {
 
 /// What the chip-reading window shows.
 public enum NFCReadState: Sendable, Equatable {
-    /// Asking the person to place the document on the named reader.
+    /// Asking the person to place the document on the reader (its name is for logs: the window
+    /// does not show device names).
     case waitingForDocument(readerName: String)
     /// A card is there; the host is opening its travel-document application and proving the access key.
     case authenticating
@@ -36,4 +37,7 @@ public enum NFCReadState: Sendable, Equatable {
     case verifying
     /// The read failed; `canRetry` when trying again (on the same request) may help.
     case failed(NFCReadFailure, canRetry: Bool)
+    /// The chip was read and checked: the window confirms it briefly, then closes
+    /// (``NFCReadWindow/confirmSuccess()``).
+    case succeeded
 }

@@ -4,20 +4,28 @@ import GBGBridgeCapture
 import GBGBridgeGTK
 import GBGBridgeLocalization
 
-/// The window a person sees while a chip is read: where to put the document, progress per file,
-/// and what to do when the read fails. A modal dialog over the journey window; keyboard (Enter,
-/// Escape, Tab) and screen-reader friendly, in the user's language.
+/// The window a person sees while a chip is read: where to put the document (in words and in a
+/// picture, a new position suggested after each "no document found"), progress per file, what to do
+/// when the read fails, and a short "Done" once the chip is read. A modal dialog over the journey
+/// window; keyboard (Enter, Escape, Tab) and screen-reader friendly, in the user's language. It
+/// names no device: the reader's name is for logs only.
 @MainActor
 public final class NFCReadWindow {
     /// Cancel, Escape or the window's close button.
     public var onCancel: (() -> Void)?
     /// "Try again", shown after a failure that trying again can mend.
     public var onRetry: (() -> Void)?
+    /// Which document the request is for: the picture and the words show a passport, a card, or both.
+    public var documentKind: NFCDocumentKind {
+        didSet { render() }
+    }
+    /// How long "Done" stays up in ``confirmSuccess()`` before the window closes.
+    public var confirmationDuration: Duration = .milliseconds(1500)
 
     private let window: UnsafeMutablePointer<GtkWidget>
     private let headingLabel: UnsafeMutablePointer<GtkWidget>
     private let instructionLabel: UnsafeMutablePointer<GtkWidget>
-    private let readerLabel: UnsafeMutablePointer<GtkWidget>
+    private let pictureArea: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
     private let progressBar: UnsafeMutablePointer<GtkWidget>
     private let statusIcon: UnsafeMutablePointer<GtkWidget>
@@ -25,20 +33,28 @@ public final class NFCReadWindow {
     private let cancelButton: UnsafeMutablePointer<GtkWidget>
     private let parent: UnsafeMutablePointer<GtkWindow>?
     private let signals = SignalConnections()
-    private var isClosed = false
+    /// Whether the window has been closed (it cannot be shown again).
+    public private(set) var isClosed = false
     private var lastAnnounced: String?
+    /// How many times "no document found" has been shown: each time, the next placement is suggested.
+    public private(set) var placementStep = 0
+    /// The picture drawn now, `nil` while none is shown.
+    private(set) var picture: NFCPlacementPicture?
+    private var confirmation: CheckedContinuation<Void, Never>?
+    private var confirmationTimer: Task<Void, Never>?
     /// What the window shows now.
     public private(set) var state: NFCReadState?
     /// Everything announced to screen readers, in order (for tests).
     public private(set) var announcements: [String] = []
 
     /// Builds the dialog (not shown yet); modal over `parent` when given.
-    public init(parent: UnsafeMutablePointer<GtkWindow>?) {
+    public init(parent: UnsafeMutablePointer<GtkWindow>?, document: NFCDocumentKind = .unknown) {
         self.parent = parent
+        documentKind = document
         window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         headingLabel = gtk_label_new(nil)
         instructionLabel = gtk_label_new(nil)
-        readerLabel = gtk_label_new(nil)
+        pictureArea = gtk_drawing_area_new()
         spinner = gtk_spinner_new()
         progressBar = gtk_progress_bar_new()
         statusIcon = gtk_image_new_from_icon_name("dialog-warning", GTK_ICON_SIZE_DIALOG)
@@ -57,6 +73,10 @@ public final class NFCReadWindow {
     }
     /// Whether "Try again" is offered now.
     public var offersRetry: Bool { gtk_widget_get_visible(retryButton) != 0 }
+    /// Where the window suggests laying the document now (in the words and the picture).
+    public var suggestion: NFCPlacementSuggestion { documentKind.suggestion(step: placementStep) }
+    /// The picture's widget (for tests: its accessible name and description).
+    var pictureWidget: UnsafeMutablePointer<GtkWidget> { pictureArea }
 
     /// Shows the dialog and gives it the keyboard focus.
     public func present() {
@@ -77,11 +97,43 @@ public final class NFCReadWindow {
         gtk_window_set_focus_visible(gtkWindow, 1)
     }
 
-    /// Shows `state`; cheap to call for every progress step.
+    /// Shows `state`; cheap to call for every progress step. Each new "no document found" moves the
+    /// suggestion on to the next placement.
     public func show(_ state: NFCReadState) {
         guard !isClosed else { return }
+        if case .failed(.noDocument, _) = state, self.state != state { placementStep += 1 }
         self.state = state
         render()
+    }
+
+    /// Shows "Done" for ``confirmationDuration`` (less if the person presses Close, Return or Escape),
+    /// then closes the window. Returns once it is closed.
+    public func confirmSuccess() async {
+        guard !isClosed else { return }
+        show(.succeeded)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            MainActor.assumeIsolated {
+                confirmation = continuation
+                let duration = confirmationDuration
+                confirmationTimer = Task { @MainActor [weak self] in
+                    try? await Task.sleep(for: duration)
+                    self?.endConfirmation()
+                }
+            }
+        }
+        close()
+    }
+
+    private func endConfirmation() {
+        confirmationTimer?.cancel()
+        confirmationTimer = nil
+        confirmation?.resume()
+        confirmation = nil
+    }
+
+    /// Cancel, Escape or the close button: cancels the read, or ends the "Done" confirmation early.
+    private func cancelPressed() {
+        if state == .succeeded { endConfirmation() } else { onCancel?() }
     }
 
     /// Closes the dialog without calling ``onCancel``.
@@ -90,6 +142,7 @@ public final class NFCReadWindow {
         isClosed = true
         signals.disconnectAll()
         gtk_widget_destroy(window)
+        endConfirmation()
     }
 
     // MARK: Layout
@@ -118,13 +171,17 @@ public final class NFCReadWindow {
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
         gtk_widget_set_hexpand(column, 1)
         gtk_box_pack_start(gtkCast(row), column, 1, 1, 0)
-        for label in [headingLabel, instructionLabel, readerLabel] {
+        for label in [headingLabel, instructionLabel] {
             gtk_label_set_xalign(gtkCast(label), 0)
             gtk_label_set_line_wrap(gtkCast(label), 1)
             gtk_label_set_max_width_chars(gtkCast(label), 52)
-            gtk_box_pack_start(gtkCast(column), label, 0, 0, 0)
         }
-        gtk_style_context_add_class(gtk_widget_get_style_context(readerLabel), "dim-label")
+        gtk_box_pack_start(gtkCast(column), headingLabel, 0, 0, 0)
+        gtk_widget_set_size_request(pictureArea, 360, 150)
+        gtk_widget_set_halign(pictureArea, GTK_ALIGN_CENTER)
+        gtk_widget_set_no_show_all(pictureArea, 1)
+        gtk_box_pack_start(gtkCast(column), pictureArea, 0, 0, 4)
+        gtk_box_pack_start(gtkCast(column), instructionLabel, 0, 0, 0)
         gtk_progress_bar_set_show_text(gtkCast(progressBar), 1)
         gtk_widget_set_no_show_all(progressBar, 1)
         gtk_box_pack_start(gtkCast(column), progressBar, 0, 0, 4)
@@ -146,6 +203,8 @@ public final class NFCReadWindow {
         Accessibility.describe(instructionLabel, role: ATK_ROLE_STATUSBAR)
         Accessibility.describe(statusIcon, name: tr("Problem"))
         Accessibility.describe(spinner, name: tr("Waiting"))
+        Accessibility.describe(
+            pictureArea, role: ATK_ROLE_IMAGE, description: tr("Shows how to lay the document on the reader."))
         Accessibility.describe(retryButton, description: tr("Reads the chip again."))
         Accessibility.describe(cancelButton, description: tr("Stops reading and closes this window."))
     }
@@ -156,7 +215,17 @@ public final class NFCReadWindow {
             closure: { [weak self] in self?.onRetry?() } as Signal.Plain)
         signals.connect(
             UnsafeMutableRawPointer(cancelButton), "clicked", trampoline: Signal.plain,
-            closure: { [weak self] in self?.onCancel?() } as Signal.Plain)
+            closure: { [weak self] in self?.cancelPressed() } as Signal.Plain)
+        signals.connect(
+            UnsafeMutableRawPointer(pictureArea), "draw", trampoline: Signal.event,
+            closure: { [weak self] (cr: gpointer?) in
+                guard let self, let cr, let picture = self.picture else { return false }
+                picture.draw(
+                    on: OpaquePointer(cr), width: Double(gtk_widget_get_allocated_width(self.pictureArea)),
+                    height: Double(gtk_widget_get_allocated_height(self.pictureArea)),
+                    colours: .of(self.pictureArea))
+                return true
+            } as Signal.Event)
         signals.connect(
             UnsafeMutableRawPointer(window), "key-press-event", trampoline: Signal.event,
             closure: { [weak self] (event: gpointer?) in
@@ -166,24 +235,26 @@ public final class NFCReadWindow {
         signals.connect(
             UnsafeMutableRawPointer(window), "delete-event", trampoline: Signal.event,
             closure: { [weak self] (_: gpointer?) in
-                self?.onCancel?()
+                self?.cancelPressed()
                 return true
             } as Signal.Event)
     }
 
     /// Enter activates the focused button (Cancel cancels, Try again retries). With the focus on no button,
-    /// it tries again after a failure that allows it, closes after one that does not, and does nothing while
-    /// reading. Escape cancels. Returns whether the key was used.
+    /// it tries again after a failure that allows it, closes after one that does not or after "Done", and
+    /// does nothing while reading. Escape cancels (after "Done": closes). Returns whether the key was used.
     func handleKey(_ keyval: guint) -> Bool {
         switch Int32(bitPattern: keyval) {
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
             if activateFocusedButton(of: window) { return true }
             if case .failed = state {
                 if offersRetry { onRetry?() } else { onCancel?() }
+            } else if state == .succeeded {
+                endConfirmation()
             }
             return true
         case GDK_KEY_Escape:
-            onCancel?()
+            cancelPressed()
             return true
         default:
             return false
@@ -194,12 +265,12 @@ public final class NFCReadWindow {
 
     private func render() {
         guard !isClosed, let state else { return }
-        let content = Self.content(for: state)
+        let content = Self.content(for: state, suggestion: suggestion)
         gtk_label_set_markup(gtkCast(headingLabel), "<b><big>\(markupEscaped(content.heading))</big></b>")
         gtk_label_set_text(gtkCast(instructionLabel), content.instruction)
-        gtk_label_set_text(gtkCast(readerLabel), content.detail ?? "")
-        gtk_widget_set_visible(readerLabel, content.detail == nil ? 0 : 1)
+        showPicture(content.picture)
         let failed: Bool
+        let succeeded = state == .succeeded
         if case .failed(_, let canRetry) = state {
             failed = true
             gtk_widget_set_visible(retryButton, canRetry ? 1 : 0)
@@ -207,12 +278,16 @@ public final class NFCReadWindow {
         } else {
             failed = false
             gtk_widget_set_visible(retryButton, 0)
-            gtk_button_set_label(gtkCast(cancelButton), tr("Ca_ncel"))
+            gtk_button_set_label(gtkCast(cancelButton), succeeded ? tr("_Close") : tr("Ca_ncel"))
         }
         gtk_button_set_use_underline(gtkCast(cancelButton), 1)
+        Accessibility.describe(
+            cancelButton,
+            description: succeeded ? tr("Closes this window.") : tr("Stops reading and closes this window."))
         gtk_widget_set_visible(statusIcon, failed ? 1 : 0)
-        gtk_widget_set_visible(spinner, failed ? 0 : 1)
-        if failed { gtk_spinner_stop(gtkCast(spinner)) } else { gtk_spinner_start(gtkCast(spinner)) }
+        let busy = !failed && !succeeded
+        gtk_widget_set_visible(spinner, busy ? 1 : 0)
+        if busy { gtk_spinner_start(gtkCast(spinner)) } else { gtk_spinner_stop(gtkCast(spinner)) }
         if let fraction = content.fraction {
             gtk_widget_set_visible(progressBar, 1)
             gtk_progress_bar_set_fraction(gtkCast(progressBar), fraction)
@@ -223,8 +298,9 @@ public final class NFCReadWindow {
         let focus = failed && offersRetry ? retryButton : cancelButton
         if gtk_widget_has_focus(focus) == 0, gtk_widget_get_visible(window) != 0 { gtk_widget_grab_focus(focus) }
         if offersRetry { gtk_widget_grab_default(retryButton) }
-        // Screen readers hear each new step, not every progress tick.
-        let spoken = failed ? content.heading + ". " + content.instruction : content.heading
+        // Screen readers hear each new step, not every progress tick; after a failure and at the end,
+        // what to do as well.
+        let spoken = failed || succeeded ? content.heading + ". " + content.instruction : content.heading
         if spoken != lastAnnounced {
             lastAnnounced = spoken
             announcements.append(spoken)
@@ -232,42 +308,68 @@ public final class NFCReadWindow {
         }
     }
 
-    /// The texts and progress for a state.
+    /// Draws `picture` (hides the drawing for `nil`) and names it for screen readers.
+    private func showPicture(_ picture: NFCPlacementPicture?) {
+        gtk_widget_set_visible(pictureArea, picture == nil ? 0 : 1)
+        guard picture != self.picture else { return }
+        self.picture = picture
+        switch picture {
+        case .placement(let suggestion, _):
+            Accessibility.describe(pictureArea, name: suggestion.pictureDescription)
+        case .done:
+            Accessibility.describe(pictureArea, name: tr("A check mark: the chip has been read."))
+        case nil:
+            break
+        }
+        gtk_widget_queue_draw(pictureArea)
+    }
+
+    /// The texts, picture and progress for a state.
     struct Content: Equatable {
         var heading: String
         var instruction: String
-        var detail: String?
         var fraction: Double?
         var progressText: String?
+        var picture: NFCPlacementPicture?
     }
 
-    static func content(for state: NFCReadState) -> Content {
+    /// What to show for `state`, with `suggestion` the placement suggested now.
+    static func content(for state: NFCReadState, suggestion: NFCPlacementSuggestion) -> Content {
+        let placement = NFCPlacementPicture.placement(suggestion, .suggest)
+        let holding = NFCPlacementPicture.placement(suggestion, .hold)
         switch state {
-        case .waitingForDocument(let readerName):
+        case .waitingForDocument:
             return Content(
                 heading: tr("Place your document on the reader"),
-                instruction: tr(
-                    "Passport: open it at the photo page and lay it flat on the reader. Identity card: lay it flat on the reader. Keep it still until the reading is complete."
-                ),
-                detail: tr("Reader: {name}", ["name": readerName]))
+                instruction: suggestion.instruction + "\n" + tr("Keep the document still on the reader."),
+                picture: placement)
         case .authenticating:
             return Content(
                 heading: tr("Opening the chip…"), instruction: tr("Keep the document still on the reader."),
-                fraction: 0, progressText: tr("Connecting"))
+                fraction: 0, progressText: tr("Connecting"), picture: holding)
         case .reading(let file, let index, let count, let bytesRead, let totalBytes):
             let within = totalBytes > 0 ? Double(bytesRead) / Double(totalBytes) : 0
             let fraction = count > 0 ? min(1, (Double(index) + within) / Double(count)) : 0
             return Content(
                 heading: fileHeading(file), instruction: tr("Keep the document still on the reader."),
                 fraction: fraction,
-                progressText: tr("{percent} %", ["percent": String(Int((fraction * 100).rounded()))]))
+                progressText: tr("{percent} %", ["percent": String(Int((fraction * 100).rounded()))]),
+                picture: holding)
         case .verifying:
             return Content(
                 heading: tr("Checking the document's signature"),
                 instruction: tr("The chip has been read. You can take the document off the reader."), fraction: 1,
-                progressText: tr("100 %"))
+                progressText: tr("100 %"), picture: .placement(suggestion, .dimmed))
         case .failed(let failure, _):
-            return failureContent(failure)
+            var content = failureContent(failure, suggestion: suggestion)
+            switch failure {
+            case .noDocument, .chipReadFailed, .notATravelDocument: content.picture = placement
+            default: content.picture = nil
+            }
+            return content
+        case .succeeded:
+            return Content(
+                heading: tr("Done"), instruction: tr("You can take your document."), picture: .done)
         }
     }
 
@@ -282,12 +384,14 @@ public final class NFCReadWindow {
         }
     }
 
-    static func failureContent(_ failure: NFCReadFailure) -> Content {
+    /// What to say after `failure`; after "no document found", the next placement to try.
+    static func failureContent(_ failure: NFCReadFailure, suggestion: NFCPlacementSuggestion) -> Content {
         switch failure {
         case .noDocument:
             return Content(
                 heading: tr("No document was found"),
-                instruction: tr("Place the document on the reader and choose Try again."))
+                instruction: tr("Try it this way:") + "\n" + suggestion.instruction + "\n"
+                    + tr("Then choose Try again."))
         case .accessDenied:
             return Content(
                 heading: tr("The chip did not accept the document details"),

@@ -18,7 +18,8 @@ extension JourneyRun {
             }
             for (index, line) in lines.enumerated() {
                 let tail = index == lines.count - 1 ? place : ""
-                ShellOutput.note("journey \(message.level.rawValue): \(Self.escapedControls(String(line)))\(tail)")
+                let text = Self.escapedControls(String(line)) + tail
+                ShellOutput.note("journey \(message.level.rawValue): \(text)")  // untranslated: the journey's own console
             }
             log?.record(console: message)
             if settings.failsOnPageError, message.level.isPageError {

@@ -3,9 +3,11 @@
 
 Runs gbgbridge-capture-testhost (path in argv[1]) showing the chip-reading window waiting for a document,
 then steps it through a read (opening the chip, personal details, photo with a progress bar) that fails
-when the document is lost. Checks names, roles and focus in each state, and that each new step and the
-failure are announced once (object:announcement), not every progress tick; then that Return activates the
-focused button: Try again retries, and with the focus moved to Cancel, Return cancels and does not retry.
+when the document is lost. Checks names, roles and focus in each state, that no device name is read, that
+the placement picture is a named image, and that each new step and the failure are announced once
+(object:announcement), not every progress tick; then that Return activates the focused button: Try again
+retries, and with the focus moved to Cancel, Return cancels and does not retry. Last, a read that succeeds:
+"Done" is announced with the check mark's picture, and the window closes by itself.
 Prints one line per check, exits 1 on any failure. Run it on a private session bus with the accessibility bus: see
 scripts/capture-a11y-test.sh.
 """
@@ -39,7 +41,8 @@ def main():
 
     prefix = os.path.join(tempfile.mkdtemp(prefix="gbgbridge-nfc-a11y-"), "advance")
     process = subprocess.Popen(
-        [host, "nfc", "waiting", "--advance-when", prefix, "--hold", "120"], stdout=subprocess.PIPE, text=True)
+        [host, "nfc", "waiting", "--advance-when", prefix, "--hold", "120", "--confirm-seconds", "8"],
+        stdout=subprocess.PIPE, text=True)
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line.strip()) for line in process.stdout], daemon=True).start()
     seen = []
@@ -70,7 +73,14 @@ def main():
 
     labels = [node.get_name() for node in nodes_by_role(dialog, Atspi.Role.LABEL)]
     check("Place your document on the reader" in labels, "the heading is read", labels)
-    check(any("ACS ACR122U" in label for label in labels), "the reader's name is read", labels)
+    everything = [text for node, _ in walk(dialog) for text in (node.get_name(), node.get_description()) if text]
+    check(not any("ACR122U" in text or "PICC" in text for text in everything), "no device name is read",
+          everything)
+    images = nodes_by_role(dialog, Atspi.Role.IMAGE)
+    pictures = [image for image in images if "passport" in (image.get_name() or "")]
+    check(len(pictures) == 1 and "identity card" in pictures[0].get_name() and pictures[0].get_description(),
+          "the picture of where to lay a passport or a card is a named, described image",
+          [(image.get_name(), image.get_description()) for image in images])
     statusbars = [node.get_name() for node in nodes_by_role(dialog, Atspi.Role.STATUS_BAR)]
     check(len(statusbars) == 1 and statusbars[0], "the instruction is a named status bar", statusbars)
     buttons = nodes_by_role(dialog, Atspi.Role.PUSH_BUTTON)
@@ -126,6 +136,21 @@ def main():
     check(pump_until(lambda: "CANCELLED" in drain(), 10), "Return on Cancel cancels", seen)
     pump_until(lambda: False, 0.5)
     check(drain().count("RETRIED") == retries, "Return on Cancel does not try again", seen)
+
+    announced_before = len(announcements)
+    open(prefix + "-3", "w").close()
+    check(ready("done"), "the window shows the read is done", seen)
+    pump_until(lambda: "Done. You can take your document." in announcements[announced_before:], 5)
+    check("Done. You can take your document." in announcements[announced_before:], "\"Done\" is announced",
+          announcements[announced_before:])
+    labels = [node.get_name() for node in nodes_by_role(dialog, Atspi.Role.LABEL)]
+    check("Done" in labels, "the heading says Done", labels)
+    images = [image.get_name() for image in nodes_by_role(dialog, Atspi.Role.IMAGE)]
+    check(any("check mark" in (name or "") for name in images), "the picture is a check mark", images)
+    buttons = [b.get_name() for b in nodes_by_role(dialog, Atspi.Role.PUSH_BUTTON)]
+    check(buttons == ["Close"], "only Close is offered", buttons)
+    check(pump_until(lambda: "CLOSED" in drain(), 20), "the window closes by itself", seen)
+    check(drain().count("CANCELLED") == 1, "closing after Done is no cancel", seen)
     process.kill()
     process.wait(timeout=20)
 

@@ -25,12 +25,16 @@ import GBGBridgeNFC
 //       "UNFOCUSED N". Prints "FINISHED document|selfie|cancelled|failed CODE" as soon as the dialog answers.
 //   gbgbridge-capture-testhost size
 //       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
-//   gbgbridge-capture-testhost nfc STATE [--advance-when PREFIX] [--screenshot PNG] [--hold SECONDS]
+//   gbgbridge-capture-testhost nfc STATE [--document passport|card|unknown] [--advance-when PREFIX]
+//                                        [--screenshot PNG] [--hold SECONDS] [--confirm-seconds SECONDS]
 //       The chip-reading window instead. STATE: waiting | reading | failed (a read that lost the
-//       document, with Try again). Prints "READY STATE". With --advance-when it then goes on through
-//       the later states: to reading once PREFIX-1 exists, to failed once PREFIX-2 exists, printing
-//       "READY reading" and "READY failed" (the checker listens for the announcements in between).
-//       Prints "CANCELLED" and "RETRIED" as soon as the window's Cancel or Try again is used.
+//       document, with Try again) | nodocument (no document found: the next placement suggested) |
+//       done (the read succeeded: "Done" for --confirm-seconds, default 1.5, then the window closes
+//       and "CLOSED" is printed). --document says what the request is for (default unknown: both).
+//       Prints "READY STATE". With --advance-when it then goes on through the later states of
+//       waiting, reading, failed, done: to the next once PREFIX-1, PREFIX-2, PREFIX-3 exists, printing
+//       "READY reading", "READY failed", "READY done" (the checker listens for the announcements in
+//       between). Prints "CANCELLED" and "RETRIED" as soon as the window's Cancel or Try again is used.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -113,10 +117,22 @@ func isPainted(_ surface: OpaquePointer) -> Bool {
 /// The chip-reading window's states, in the order a read that loses the document goes through them.
 @MainActor
 func runChipReadingWindow(over parent: UnsafeMutablePointer<GtkWidget>) async {
-    let states = ["waiting", "reading", "failed"]
+    let states = ["waiting", "reading", "failed", "done"]
     let first = arguments.count > 1 ? arguments[1] : "waiting"
-    guard let start = states.firstIndex(of: first) else { fail("unknown state \(first)") }
-    let window = NFCReadWindow(parent: UnsafeMutablePointer(OpaquePointer(parent)))
+    guard let start = states.firstIndex(of: first == "nodocument" ? "failed" : first) else {
+        fail("unknown state \(first)")
+    }
+    let document: NFCDocumentKind
+    switch option("--document") ?? "unknown" {
+    case "passport": document = .passport
+    case "card": document = .identityCard
+    case "unknown": document = .unknown
+    case let other: fail("unknown document \(other)")
+    }
+    let window = NFCReadWindow(parent: UnsafeMutablePointer(OpaquePointer(parent)), document: document)
+    if let seconds = option("--confirm-seconds").flatMap(Double.init) {
+        window.confirmationDuration = .milliseconds(Int(seconds * 1000))
+    }
     var cancelled = false
     window.onCancel = {
         cancelled = true
@@ -136,10 +152,19 @@ func runChipReadingWindow(over parent: UnsafeMutablePointer<GtkWidget>) async {
                 window.show(.reading(file: .dg2, index: 2, count: 4, bytesRead: bytes, totalBytes: 20_000))
                 try? await Task.sleep(for: .milliseconds(100))
             }
-        default:
+        case "failed":
             window.show(.verifying)
             try? await Task.sleep(for: .milliseconds(300))
             window.show(.failed(.chipReadFailed, canRetry: true))
+        case "nodocument":
+            window.show(.failed(.noDocument, canRetry: true))
+        default:
+            window.show(.verifying)
+            try? await Task.sleep(for: .milliseconds(300))
+            Task { @MainActor in
+                await window.confirmSuccess()
+                say("CLOSED")
+            }
         }
         try? await Task.sleep(for: .milliseconds(400))
         say("READY \(state)")

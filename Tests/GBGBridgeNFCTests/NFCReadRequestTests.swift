@@ -22,6 +22,30 @@ final class NFCReadRequestTests: XCTestCase {
         XCTAssertEqual(mrzKey.dateOfBirth, "740812")
     }
 
+    /// The window's picture follows the document the request is for, where the request tells.
+    func testDocumentKind() {
+        let td3 = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10"
+        let td1 = "I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSON<<ANNA<MARIA<<<<<<<<<<"
+        let td2 = "I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\nD231458907UTO7408122F1204159<<<<<<<6"
+        let cases: [([String: JSONValue]?, NFCDocumentKind)] = [
+            (["mrz": .string(td3)], .passport),
+            (["mrz": .string(td1)], .identityCard),
+            (["mrz": .string(td2)], .identityCard),
+            (["can": "123456"], .identityCard),
+            (["documentNumber": "L898902C", "dateOfBirth": "690806", "dateOfExpiry": "940623"], .unknown),
+            (
+                ["documentNumber": "L898902C", "dateOfBirth": "690806", "dateOfExpiry": "940623", "can": "123456"],
+                .unknown
+            ),
+            (["documentNumber": "L898902C", "mrz": .string(td1)], .identityCard),
+            (["mrz": "P<UTO"], .unknown),
+            (nil, .unknown),
+        ]
+        for (data, kind) in cases {
+            XCTAssertEqual(NFCReadRequest.documentKind(from: data), kind, "\(String(describing: data))")
+        }
+    }
+
     func testMissingOrBadKeyIsInvalidRequest() {
         for data: [String: JSONValue]? in [
             nil, [:], ["documentNumber": "L898902C"],
