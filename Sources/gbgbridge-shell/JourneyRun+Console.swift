@@ -19,7 +19,8 @@ extension JourneyRun {
             for (index, line) in lines.enumerated() {
                 let tail = index == lines.count - 1 ? place : ""
                 let text = Self.escapedControls(String(line)) + tail
-                ShellOutput.note("journey \(message.level.rawValue): \(text)")  // untranslated: the journey's own console
+                let level = message.level.rawValue
+                ShellOutput.note("journey \(level): \(text)")  // untranslated: the page's console
             }
             log?.record(console: message)
             if settings.failsOnPageError, message.level.isPageError {
