@@ -131,6 +131,15 @@ extension Scenarios {
         harness.check(web.type == .event, "host received the page event as an event")
         harness.check(web.payload.data?["step"] == .string("document"), "event data intact")
         harness.check(journey.host.pendingRequests.isEmpty, "events are not pending requests")
+
+        // Two messages posted, then alert(): the page's turn blocks in the dialog, and both still arrive.
+        journey.run("sendEvent('test.first', {}); sendEvent('test.beforeAlert', {}); alert('blocking')")
+        var arrived = false
+        for _ in 0..<50 where !arrived {
+            await harness.pause(0.1)
+            arrived = journey.inbox.count("test.beforeAlert") == 1 && journey.inbox.count("test.first") == 1
+        }
+        harness.check(arrived, "messages posted just before alert() reach the host while the dialog is open")
     }
 
     /// A JSON string body is accepted; garbage bodies set lastError and are dropped.

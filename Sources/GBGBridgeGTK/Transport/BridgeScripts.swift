@@ -43,6 +43,9 @@ enum BridgeScripts {
     static let deliverEvent = "__gbgBridgeDeliver"
     /// Page world to relay, during a delivery: the exception `receive` threw.
     static let deliverFailedEvent = "__gbgBridgeDeliverFailed"
+    /// Page world to relay: the page is about to block (an `alert()`, `confirm()`, `prompt()` or
+    /// `print()`), so messages waiting for the end of its turn go to the host now.
+    static let flushEvent = "__gbgBridgeFlush"
 
     /// Most console records one document forwards; later ones are counted, not sent.
     static let maxConsoleRecords = 5000
@@ -103,6 +106,19 @@ enum BridgeScripts {
               value: Object.freeze({ messageHandlers: Object.freeze({ \(messageHandler): handler }) })
             });
           }
+          // A dialog blocks the page's turn, and the relay sends at the end of a turn: hand over
+          // what is waiting first, so that a journey.complete posted just before alert() arrives.
+          ["alert", "confirm", "prompt", "print"].forEach(function (name) {
+            var original = window[name];
+            if (typeof original !== "function") { return; }
+            Object.defineProperty(window, name, {
+              configurable: true, writable: true,
+              value: function () {
+                try { send("\(flushEvent)", ""); } catch (ignored) {}
+                return original.apply(this, arguments);
+              }
+            });
+          });
           listen.call(target, "\(deliverEvent)", function (event) {
             event.stopImmediatePropagation();
             try {
@@ -197,6 +213,7 @@ enum BridgeScripts {
               var queue = [];
               function isAllowed() { return allowed.indexOf(location.origin) >= 0; }
               function flush() {
+                if (queue.length === 0) { return; }
                 var batch = queue;
                 queue = [];
                 bridge.postMessage(batch.length === 1 ? batch[0] : batch);
@@ -208,6 +225,10 @@ enum BridgeScripts {
                 event.stopImmediatePropagation();
                 if (!isAllowed()) { reject(); return; }
                 if (typeof event.detail === "string" && queue.push(event.detail) === 1) { queueMicrotask(flush); }
+              }, true);
+              window.addEventListener("\(flushEvent)", function (event) {
+                event.stopImmediatePropagation();
+                flush();
               }, true);
               window.addEventListener("\(noticeEvent)", function (event) {
                 event.stopImmediatePropagation();
