@@ -64,6 +64,12 @@ final class JourneyRun: BridgeHostDelegate {
         // Nobody is there to read a browser the run would open, and it would outlive the run.
         if settings.isUnattended || settings.automation { window.transport.handsRefusedNavigationToBrowser = false }
         window.onLoadFailed = { [unowned self] failure in
+            if case .tls = failure.kind, let host = URL(string: failure.url)?.host(), !host.isEmpty {
+                ShellOutput.note(
+                    tr(
+                        "if you run this server (a test or staging server with its own certificate), trust it with --trust-certificate {host}=CERT.pem",
+                        ["host": host]))
+            }
             // A kiosk never gives up: the public sees a calm page while the window tries again by
             // itself; the detail is for the operator. Nobody at the keyboard: fail at once. A person
             // gets the error page and its Retry button; so does a WebDriver session, which decides

@@ -136,6 +136,9 @@ struct JourneyWindowTests {
             [server.url, "--headless", "--exit-on", "test.done", "--timeout", "30"], scratch: scratch)
         #expect(refused.status == 1, "stderr: \(refused.stderr)")
         #expect(refused.stderr.contains("could not load the journey \(server.url)"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("trust it with --trust-certificate localhost=CERT.pem"),
+            "the failure points to the fix: \(refused.stderr)")
         let trusted = try ShellRun.run(
             [
                 server.url, "--headless", "--exit-on", "test.done", "--timeout", "30",
