@@ -138,6 +138,14 @@ assemble() {
             *) install -D -m 0644 "$file" "$root/usr/share/$package/${file#Resources/}" ;;
         esac
     done
+    # Shell completions, written by the option parser itself so they never drift from --help.
+    install -d -m 0755 "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
+        "$root/usr/share/fish/vendor_completions.d"
+    "$work/$package" --generate-completion-script bash >"$root/usr/share/bash-completion/completions/$package"
+    "$work/$package" --generate-completion-script zsh >"$root/usr/share/zsh/vendor-completions/_$package"
+    "$work/$package" --generate-completion-script fish >"$root/usr/share/fish/vendor_completions.d/$package.fish"
+    chmod 0644 "$root/usr/share/bash-completion/completions/$package" "$root/usr/share/zsh/vendor-completions/_$package" \
+        "$root/usr/share/fish/vendor_completions.d/$package.fish"
     install -D -m 0644 "Resources/linux/$app_id.desktop" "$root/usr/share/applications/$app_id.desktop"
     install -D -m 0644 "Resources/linux/$app_id.metainfo.xml" "$root/usr/share/metainfo/$app_id.metainfo.xml"
     install -D -m 0644 "Resources/icons/$app_id.svg" "$root/usr/share/icons/hicolor/scalable/apps/$app_id.svg"

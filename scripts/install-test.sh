@@ -212,6 +212,14 @@ case "$german" in
 esac
 phase_done "German message catalogue"
 
+# Shell completions for bash, zsh and fish, written by the option parser.
+for completion in "/usr/share/bash-completion/completions/$package" "/usr/share/zsh/vendor-completions/_$package" \
+    "/usr/share/fish/vendor_completions.d/$package.fish"; do
+    [ -s "$root$completion" ] || fail "no shell completion $completion in the package"
+    grep -q -- "message-log" "$root$completion" || fail "$completion does not offer --message-log"
+done
+phase_done "shell completions"
+
 # 5. Purge, and check that nothing of the package is left.
 in_root dpkg-query -L "$package" >"$logs/package-files.txt"
 in_root dpkg --purge "$package" >>"$logs/apt.txt" 2>&1 || fail "dpkg --purge failed"
