@@ -389,6 +389,12 @@ final class JourneyRun: BridgeHostDelegate {
         self.outcome = outcome
         timeoutTask?.cancel()
         chipReader?.stop()
+        if let window, window.isJourneyInProgress, window.transport.isPageReady,
+            let reason = Self.cancelReason(for: outcome)
+        {
+            // The page hears why it ends, during the moment the screenshot waits for the last paint.
+            window.host.send(event: "journey.cancel", data: ["reason": .string(reason)])
+        }
         window?.isJourneyInProgress = false
         Task {
             if let path = settings.screenshotPath { await saveScreenshot(to: path) }
@@ -399,6 +405,16 @@ final class JourneyRun: BridgeHostDelegate {
                 window.close()
             }
             gtk_main_quit()
+        }
+    }
+
+    /// The `journey.cancel` reason for a run that ends while the journey is still going (bridge
+    /// data, untranslated); `nil` for endings that are not a cancellation.
+    static func cancelReason(for outcome: ShellExit) -> String? {
+        switch outcome {
+        case .interrupted(let signal): "The app was stopped (signal \(signal))"  // untranslated: bridge data
+        case .timedOut: "The run's time limit was reached"  // untranslated: bridge data
+        default: nil
         }
     }
 

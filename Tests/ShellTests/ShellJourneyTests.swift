@@ -258,6 +258,10 @@ struct ShellJourneyTests {
         try ShellRun.wait(for: process, limit: 30)
         #expect(process.terminationStatus == 143)
         #expect(try String(contentsOf: errors, encoding: .utf8).contains("stopped by signal 15"))
+        let log = try String(contentsOfFile: logPath, encoding: .utf8)
+        #expect(
+            log.contains(#""action":"journey.cancel","data":{"reason":"The app was stopped (signal 15)"}"#),
+            "the journey hears why it ends: \(log)")
         let facts = try ScreenshotCheck.facts(of: screenshot)
         #expect(facts.width == 1280 && facts.height == 900)
     }
