@@ -9,6 +9,9 @@
  * journey always reaches `journey.complete`. The chip's key can be given in the URL
  * (`documentNumber`, `dateOfBirth`, `dateOfExpiry`, or `can`): it fills the form, and
  * an unattended run without one skips the chip.
+ *
+ * The page speaks the person's language: the first of navigator.languages that messages.js has
+ * texts for (German, French, Spanish), else English. `journey.complete` names it in `language`.
  */
 (function () {
   "use strict";
@@ -21,6 +24,30 @@
 
   var chipForm = document.getElementById("chip-key");
 
+  // ---- language -------------------------------------------------------------
+
+  var messages = window.GBGBridgeDemoMessages;
+  var texts = messages.texts(messages.pick(
+    navigator.languages && navigator.languages.length ? Array.from(navigator.languages) : [navigator.language]));
+  var language = texts.language;
+  var t = texts.text;
+
+  /** Puts the page's fixed texts (data-i18n, data-i18n-alt, data-i18n-placeholder) in the page's language. */
+  function localizePage() {
+    document.documentElement.lang = language;
+    document.title = t("page.title");
+    document.querySelectorAll("[data-i18n]").forEach(function (node) {
+      node.textContent = t(node.getAttribute("data-i18n"));
+    });
+    ["alt", "placeholder"].forEach(function (attribute) {
+      document.querySelectorAll("[data-i18n-" + attribute + "]").forEach(function (node) {
+        node.setAttribute(attribute, t(node.getAttribute("data-i18n-" + attribute)));
+      });
+    });
+  }
+
+  localizePage();
+
   /*
    * Each step says how it asks (buildRequest, null when its input is not complete), what answer
    * it takes (accepts), how it shows one and what it records (showResult), how it explains the
@@ -28,13 +55,13 @@
    */
   function captureStep(step) {
     step.outcome = null;
-    step.busyText = "Waiting for the camera…";
-    step.againText = "Retake";
+    step.busyText = t("capture.busy");
+    step.againText = t("capture.again");
     step.buildRequest = function () { return step.requestData; };
     step.accepts = function (data) { return typeof data.imageBase64 === "string"; };
     step.showResult = function (data) {
       renderImage(step, data);
-      setChip(part(step.card, "status"), "Captured", "good");
+      setChip(part(step.card, "status"), t("status.captured"), "good");
       return successOutcome(data);
     };
     step.describeProblem = function (payload, error) { return describeCaptureProblem(step, payload, error); };
@@ -44,30 +71,32 @@
 
   var steps = {
     document: captureStep({
+      name: "document",
       card: document.getElementById("card-document"),
       action: "camera.document.capture",
       capability: "camera.document",
-      title: "Document",
+      title: t("step.document"),
       requestData: { side: "front" }
     }),
     selfie: captureStep({
+      name: "selfie",
       card: document.getElementById("card-selfie"),
       action: "camera.selfie.capture",
       capability: "camera.selfie",
-      title: "Selfie",
+      title: t("step.selfie"),
       requestData: {}
     }),
     chip: {
       card: document.getElementById("card-chip"),
       action: "nfc.read",
       capability: "nfc.read",
-      title: "Chip",
+      title: t("step.chip"),
       optional: true,
       outcome: null,
       // Its button submits the form, so Enter in a field reads the chip too.
       form: chipForm,
-      busyText: "Waiting for the document on the reader…",
-      againText: "Read again",
+      busyText: t("chip.busy"),
+      againText: t("chip.again"),
       enter: enterChipStep,
       buildRequest: chipKeyFromForm,
       accepts: function (data) { return data.chipRead === true; },
@@ -132,10 +161,16 @@
     });
   }
 
+  /** The words for a value from a fixed list (a status, a verdict), or the value itself when it is not on the list. */
+  function wordFor(prefix, value, known) {
+    return known.indexOf(value) !== -1 ? t(prefix + value) : value;
+  }
+
   function formatBytes(count) {
-    if (count < 1024) return count + " B";
-    if (count < 1024 * 1024) return (count / 1024).toFixed(1) + " KiB";
-    return (count / (1024 * 1024)).toFixed(2) + " MiB";
+    function decimal(value, digits) { return value.toFixed(digits).replace(".", t("number.decimal")); }
+    if (count < 1024) return t("bytes.b", { n: count });
+    if (count < 1024 * 1024) return t("bytes.kib", { n: decimal(count / 1024, 1) });
+    return t("bytes.mib", { n: decimal(count / (1024 * 1024), 2) });
   }
 
   function base64ByteCount(text) {
@@ -149,10 +184,13 @@
   var activityList = document.getElementById("activity-list");
   var activityCount = 0;
 
+  function showActivityCount() {
+    document.getElementById("activity-count").textContent = texts.count("activity.count", activityCount);
+  }
+
   function logActivity(direction, action, detail) {
     activityCount += 1;
-    document.getElementById("activity-count").textContent =
-      activityCount + (activityCount === 1 ? " message" : " messages");
+    showActivityCount();
     var item = el("li", direction === "out" ? "out" : "in");
     item.appendChild(el("span", "dir", direction === "out" ? "→" : "←"));
     var text = el("span", null, action);
@@ -167,7 +205,7 @@
   }
 
   function request(action, data, options) {
-    logActivity("out", action, "request");
+    logActivity("out", action, t("activity.request"));
     var started = performance.now();
     return bridge.request(action, data, options).then(
       function (payload) {
@@ -185,7 +223,7 @@
 
   function sendEvent(action, data) {
     bridge.send(action, data);
-    logActivity("out", action, "event");
+    logActivity("out", action, t("activity.event"));
   }
 
   // ---- host events ----------------------------------------------------------
@@ -198,36 +236,31 @@
   }
 
   bridge.on("*", function (data, message) {
-    logActivity("in", message.payload.action, "event");
+    logActivity("in", message.payload.action, t("activity.event"));
   });
   bridge.on("host.ready", function () {
-    setPill("connected", "Host connected");
+    setPill("connected", t("pill.connected"));
   });
   bridge.on("host.background", function () {
-    setPill("background", "Host window in background");
+    setPill("background", t("pill.background"));
   });
   bridge.on("host.foreground", function () {
-    setPill("connected", "Host connected");
+    setPill("connected", t("pill.connected"));
     if (host.capabilities) queryCapabilities();
   });
   bridge.on("journey.cancel", function (data) {
     var notice = document.getElementById("host-notice");
-    showNotice(notice, "warn", "The host is closing the journey.",
-      data && data.reason ? "Reason: " + data.reason : "Nothing more will be sent.");
+    showNotice(notice, "warn", t("cancel.title"),
+      data && data.reason ? t("cancel.reason", { reason: data.reason }) : t("cancel.nothingMore"));
   });
 
   // ---- step 1: capabilities -------------------------------------------------
 
+  var PERMISSION_STATES = ["granted", "denied", "notDetermined", "restricted", "notApplicable"];
+
   function permissionBadge(state) {
     if (!state) return el("span", "badge none", "—");
-    var labels = {
-      granted: "Granted",
-      denied: "Denied",
-      notDetermined: "Not asked yet",
-      restricted: "Restricted",
-      notApplicable: "Not applicable"
-    };
-    return el("span", "badge " + state, labels[state] || state);
+    return el("span", "badge " + state, wordFor("permission.", state, PERMISSION_STATES));
   }
 
   function renderCapabilities() {
@@ -242,7 +275,7 @@
       name.appendChild(el("code", null, id));
       row.appendChild(name);
       var supported = el("td");
-      supported.appendChild(el("span", "badge " + (info.supported ? "yes" : "no"), info.supported ? "Yes" : "No"));
+      supported.appendChild(el("span", "badge " + (info.supported ? "yes" : "no"), info.supported ? t("caps.yes") : t("caps.no")));
       row.appendChild(supported);
       row.appendChild(el("td", null, info.version || "—"));
       var permission = el("td");
@@ -252,10 +285,11 @@
     });
     table.hidden = ids.length === 0;
     var summary = document.getElementById("host-summary");
-    summary.textContent = "Running in a " + (host.environment || "unknown") + " host, version " +
-      (host.hostVersion || "unknown") + ". " +
-      (ids.length === 0 ? "It declares no capabilities." : "It declares " + ids.length +
-        (ids.length === 1 ? " capability:" : " capabilities:"));
+    summary.textContent = t("host.summary", {
+      environment: host.environment || t("host.unknownEnvironment"),
+      version: host.hostVersion || t("host.unknownVersion"),
+      capabilities: ids.length === 0 ? t("host.noCapabilities") : texts.count("host.capabilities", ids.length)
+    });
   }
 
   function queryCapabilities() {
@@ -265,25 +299,24 @@
       function (payload) {
         if (payload.status !== "success" || !payload.data || typeof payload.data.capabilities !== "object") {
           host.capabilities = {};
-          setChip(chip, "No answer", "warn");
-          showNotice(notice, "warn", "The host did not describe its capabilities.",
-            "Status: " + payload.status + (payload.error ? " (" + payload.error.code + ")" : "") +
-            ". The journey will try each step anyway.");
+          setChip(chip, t("host.noAnswer"), "warn");
+          showNotice(notice, "warn", t("host.undescribedTitle"), t("host.undescribedBody", {
+            status: payload.status, code: payload.error ? " (" + payload.error.code + ")" : ""
+          }));
           return;
         }
         host.environment = payload.data.environment || null;
         host.hostVersion = payload.data.hostVersion || null;
         host.capabilities = payload.data.capabilities;
-        setChip(chip, "Connected", "good");
-        setPill("connected", "Host connected");
+        setChip(chip, t("host.connected"), "good");
+        setPill("connected", t("pill.connected"));
         renderCapabilities();
         offerChipStep();
       },
       function (error) {
         host.capabilities = {};
-        setChip(chip, "No answer", "bad");
-        showNotice(notice, "bad", "The host did not answer the capability query.",
-          error.message + ". The journey will try each step anyway.");
+        setChip(chip, t("host.noAnswer"), "bad");
+        showNotice(notice, "bad", t("host.unansweredTitle"), t("host.unansweredBody", { message: error.message }));
       }
     );
   }
@@ -306,17 +339,17 @@
       return;
     }
     if (isDeclaredUnsupported(step)) {
-      setChip(part(step.card, "status"), "Not available", "warn");
-      showNotice(part(step.card, "notice"), "warn", "This host cannot do " + step.title.toLowerCase() + " capture.",
-        "It does not list " + step.capability + " as supported, so this step can be skipped.");
-      capture.textContent = "Try anyway";
+      setChip(part(step.card, "status"), t("status.notAvailable"), "warn");
+      showNotice(part(step.card, "notice"), "warn", t(name + ".unsupported"),
+        t("capture.notListed", { capability: step.capability }));
+      capture.textContent = t("action.tryAnyway");
       capture.disabled = false;
       skip.hidden = false;
       skip.disabled = false;
       if (autostart) window.setTimeout(function () { recordAndContinue(name, { status: "unsupported", code: "NOT_DECLARED" }); }, AUTO_ADVANCE_MS);
       return;
     }
-    setChip(part(step.card, "status"), "Ready", null);
+    setChip(part(step.card, "status"), t("status.ready"), null);
     capture.disabled = false;
     skip.hidden = true;
     if (autostart) runStep(name);
@@ -333,25 +366,25 @@
   function describeCaptureProblem(step, payload, error) {
     switch (payload.status) {
       case "cancelled":
-        return { tone: "warn", chip: "Cancelled", title: "Capture cancelled.",
-          body: "No photo was taken. You can try again or skip this step.", retry: true };
+        return { tone: "warn", chip: t("status.cancelled"), title: t("capture.cancelledTitle"),
+          body: t("capture.cancelledBody"), retry: true };
       case "unsupported":
-        return { tone: "warn", chip: "Not available", title: "This host cannot do " + step.title.toLowerCase() + " capture.",
-          body: sentence(error.message, "The host answered unsupported."), retry: false };
+        return { tone: "warn", chip: t("status.notAvailable"), title: t(step.name + ".unsupported"),
+          body: sentence(error.message, t("capture.unsupportedBody")), retry: false };
       case "acknowledged":
-        return { tone: "warn", chip: "No image", title: "The host accepted the request but sent no image.",
-          body: "This journey expects the image in the response.", retry: true };
+        return { tone: "warn", chip: t("status.noImage"), title: t("capture.noImageTitle"),
+          body: t("capture.noImageBody"), retry: true };
       case "error":
         if (error.code === "BUSY") {
-          return { tone: "warn", chip: "Busy", title: "Another capture is still open.",
-            body: "Finish or close the capture window that is already open, then try again.", retry: true };
+          return { tone: "warn", chip: t("status.busy"), title: t("capture.busyTitle"),
+            body: t("capture.busyBody"), retry: true };
         }
-        return { tone: "bad", chip: "Failed", title: "The capture failed.",
-          body: sentence(error.message, "No details were given."),
+        return { tone: "bad", chip: t("status.failed"), title: t("capture.failedTitle"),
+          body: sentence(error.message, t("problem.noDetails")),
           retry: error.recoverable !== false };
       default:
-        return { tone: "bad", chip: "Unexpected", title: "Unexpected answer from the host.",
-          body: "Status: " + payload.status, retry: true };
+        return { tone: "bad", chip: t("status.unexpected"), title: t("problem.unexpectedTitle"),
+          body: t("problem.unexpectedBody", { status: payload.status }), retry: true };
     }
   }
 
@@ -365,11 +398,12 @@
       facts.appendChild(el("dt", null, label));
       facts.appendChild(el("dd", null, value));
     }
-    fact("Size", data.imageWidth + " × " + data.imageHeight + " px");
-    fact("Type", mimeType);
-    fact("Image data", formatBytes(base64ByteCount(data.imageBase64)));
-    if ("encryptedBlobBase64" in data) fact("Encrypted package", formatBytes(base64ByteCount(data.encryptedBlobBase64)));
-    if ("unencryptedBlobBase64" in data) fact("Unencrypted package", formatBytes(base64ByteCount(data.unencryptedBlobBase64)));
+    // No break inside the size: it would make the card a line taller in the narrow column.
+    fact(t("fact.size"), data.imageWidth + "\u00a0×\u00a0" + data.imageHeight + "\u00a0px");
+    fact(t("fact.type"), mimeType);
+    fact(t("fact.imageData"), formatBytes(base64ByteCount(data.imageBase64)));
+    if ("encryptedBlobBase64" in data) fact(t("fact.encryptedPackage"), formatBytes(base64ByteCount(data.encryptedBlobBase64)));
+    if ("unencryptedBlobBase64" in data) fact(t("fact.unencryptedPackage"), formatBytes(base64ByteCount(data.unencryptedBlobBase64)));
     part(step.card, "facts").replaceChildren(facts);
     figure.hidden = false;
   }
@@ -422,8 +456,8 @@
       },
       function (error) {
         offerChoices(name, {
-          tone: "bad", chip: "No answer", title: "The host did not answer.",
-          body: error.message + ".", retry: true
+          tone: "bad", chip: t("status.noAnswer"), title: t("problem.noAnswerTitle"),
+          body: t("problem.noAnswerBody", { message: error.message }), retry: true
         }, { status: "error", code: error.code || "CLIENT_ERROR" });
       }
     );
@@ -436,7 +470,7 @@
     var skip = part(step.card, "skip");
     setChip(part(step.card, "status"), problem.chip, problem.tone);
     showNotice(part(step.card, "notice"), problem.tone, problem.title, problem.body);
-    capture.textContent = "Try again";
+    capture.textContent = t("action.tryAgain");
     capture.hidden = !problem.retry;
     capture.disabled = false;
     skip.hidden = false;
@@ -507,7 +541,7 @@
 
   function enterChipStep() {
     var card = steps.chip.card;
-    setChip(part(card, "status"), "Ready", null);
+    setChip(part(card, "status"), t("status.ready"), null);
     chipFields.disabled = false;
     part(card, "capture").disabled = false;
     var skip = part(card, "skip");
@@ -545,76 +579,57 @@
     if (problems.length === 0) return data;
     var notice = part(steps.chip.card, "notice");
     var body = !mrzGiven && value("can") === ""
-      ? "Enter the document number, date of birth and date of expiry, or the card access number."
+      ? t("chip.keyMissing")
       : problems.indexOf("can") !== -1
-        ? "The card access number has 6 digits."
-        : "The document number is letters and digits; each date is 6 digits, year, month and day (YYMMDD).";
-    showNotice(notice, "warn", "The chip cannot be opened with these details.", body);
+        ? t("chip.canDigits")
+        : t("chip.keyFormat");
+    showNotice(notice, "warn", t("chip.keyTitle"), body);
     chipField(problems[0]).focus();
     return null;
   }
 
-  var CHIP_PROBLEMS = {
-    NO_DOCUMENT: "No document was found on the reader.",
-    ACCESS_DENIED: "These details do not open the chip.",
-    PACE_NOT_SUPPORTED: "This chip does not take a card access number.",
-    CHIP_READ_FAILED: "The chip could not be read to the end.",
-    NOT_A_TRAVEL_DOCUMENT: "The card on the reader is not a passport or ID card.",
-    INVALID_REQUEST: "The chip cannot be opened with these details.",
-    BUSY: "Another chip read is still open."
-  };
+  var CHIP_PROBLEMS = ["NO_DOCUMENT", "ACCESS_DENIED", "PACE_NOT_SUPPORTED", "CHIP_READ_FAILED", "NOT_A_TRAVEL_DOCUMENT",
+    "INVALID_REQUEST", "BUSY"];
 
   function describeChipProblem(payload, error) {
-    var detail = sentence(error.message, "No details were given.");
+    var detail = sentence(error.message, t("problem.noDetails"));
     switch (payload.status) {
       case "cancelled":
-        return { tone: "warn", chip: "Cancelled", title: "Chip reading cancelled.",
-          body: "Nothing was read. You can try again or skip this step.", retry: true };
+        return { tone: "warn", chip: t("status.cancelled"), title: t("chip.cancelledTitle"),
+          body: t("chip.cancelledBody"), retry: true };
       case "unsupported":
-        return { tone: "warn", chip: "Not available", title: "This host cannot read chips now.",
+        return { tone: "warn", chip: t("status.notAvailable"), title: t("chip.unsupportedTitle"),
           body: detail, retry: false };
       case "error":
         // A key the host could not use can be corrected in the form; other failures say whether a retry can help.
-        return { tone: error.code === "NO_DOCUMENT" || error.code === "BUSY" ? "warn" : "bad", chip: "Not read",
-          title: CHIP_PROBLEMS[error.code] || "Reading the chip failed.", body: detail,
+        return { tone: error.code === "NO_DOCUMENT" || error.code === "BUSY" ? "warn" : "bad", chip: t("chip.notRead"),
+          title: CHIP_PROBLEMS.indexOf(error.code) !== -1 ? t("chip.problem." + error.code) : t("chip.readFailed"),
+          body: detail,
           retry: error.code === "INVALID_REQUEST" || error.recoverable !== false };
       default:
-        return { tone: "bad", chip: "Unexpected", title: "Unexpected answer from the host.",
-          body: "Status: " + payload.status, retry: true };
+        return { tone: "bad", chip: t("status.unexpected"), title: t("problem.unexpectedTitle"),
+          body: t("problem.unexpectedBody", { status: payload.status }), retry: true };
     }
   }
 
-  var SIGNATURE_WORDS = {
-    valid: "valid, issued by a trusted country",
-    unknownIssuer: "intact, but the issuer is not in the host's trusted list",
-    invalid: "does not match: the data may be forged",
-    notChecked: "not checked"
-  };
-
-  var AUTHENTICITY_WORDS = {
-    valid: "proved",
-    unverifiedKey: "proved with a key the issuing country did not sign",
-    invalid: "failed",
-    notSupported: "not offered by the chip",
-    notChecked: "not checked"
-  };
+  var SIGNATURE_WORDS = ["valid", "unknownIssuer", "invalid", "notChecked"];
+  var AUTHENTICITY_WORDS = ["valid", "unverifiedKey", "invalid", "notSupported", "notChecked"];
 
   function chipAuthenticitySummary(data) {
     var parts = [];
     if (data.chipAuthentication) {
-      var withinPACE = /^PACE-CAM/.test(data.chipAuthentication.algorithm || "") ? " (within PACE)" : "";
-      parts.push("Chip Authentication" + withinPACE + " " +
-        (AUTHENTICITY_WORDS[data.chipAuthentication.status] || data.chipAuthentication.status));
+      var withinPACE = /^PACE-CAM/.test(data.chipAuthentication.algorithm || "");
+      parts.push(t(withinPACE ? "authenticity.chipWithinPACE" : "authenticity.chip",
+        { result: wordFor("authenticity.", data.chipAuthentication.status, AUTHENTICITY_WORDS) }));
     }
-    if (data.activeAuthentication) parts.push("Active Authentication " + (AUTHENTICITY_WORDS[data.activeAuthentication.status] || data.activeAuthentication.status));
+    if (data.activeAuthentication) {
+      parts.push(t("authenticity.active",
+        { result: wordFor("authenticity.", data.activeAuthentication.status, AUTHENTICITY_WORDS) }));
+    }
     return parts.join("; ");
   }
 
-  var VERDICT_WORDS = {
-    genuine: "genuine: issued by a trusted country, unaltered, and not a copy",
-    notGenuine: "not genuine: do not trust this chip",
-    notChecked: "not established"
-  };
+  var VERDICT_WORDS = ["genuine", "notGenuine", "notChecked"];
 
   function verdictTone(verdict) {
     return verdict === "genuine" ? "good" : verdict === "notGenuine" ? "bad" : "warn";
@@ -624,7 +639,8 @@
     var card = steps.chip.card;
     var signature = (data.passiveAuthentication || {}).status || "notChecked";
     var verdict = data.chipVerdict || "notChecked";
-    setChip(part(card, "status"), verdict === "genuine" ? "Chip read" : verdict === "notGenuine" ? "Chip not genuine" : "Chip read, not verified",
+    setChip(part(card, "status"),
+      t(verdict === "genuine" ? "chip.statusRead" : verdict === "notGenuine" ? "chip.statusNotGenuine" : "chip.statusUnverified"),
       verdictTone(verdict));
     var image = part(card, "image");
     image.hidden = !data.photo;
@@ -635,25 +651,26 @@
       facts.appendChild(el("dt", null, label));
       facts.appendChild(el("dd", null, value));
     }
-    fact("Name", [data.givenNames, data.surname].filter(Boolean).join(" "));
-    fact("Document", [data.documentCode, data.documentNumber, data.issuingState].filter(Boolean).join(" · "));
-    fact("Nationality", data.nationality);
-    fact("Born (YYMMDD)", data.dateOfBirth);
-    fact("Expires (YYMMDD)", data.dateOfExpiry);
-    fact("Opened with", data.accessControl);
-    fact("Verdict", VERDICT_WORDS[verdict] || verdict);
+    fact(t("chip.fact.name"), [data.givenNames, data.surname].filter(Boolean).join(" "));
+    fact(t("chip.fact.document"), [data.documentCode, data.documentNumber, data.issuingState].filter(Boolean).join(" · "));
+    fact(t("chip.fact.nationality"), data.nationality);
+    fact(t("chip.fact.born"), data.dateOfBirth);
+    fact(t("chip.fact.expires"), data.dateOfExpiry);
+    fact(t("chip.fact.openedWith"), data.accessControl);
+    fact(t("chip.fact.verdict"), wordFor("verdict.", verdict, VERDICT_WORDS));
     var revocation = (data.passiveAuthentication || {}).revocation;
-    fact("Signature", revocation === "revoked" ? "revoked: the issuing country withdrew the signer's certificate"
-      : (SIGNATURE_WORDS[signature] || signature) + (revocation === "notRevoked" ? " (signer not revoked)" : ""));
-    fact("Genuine chip", chipAuthenticitySummary(data));
-    fact("Read", (data.dataGroupsRead || []).join(", "));
+    var signatureWords = wordFor("signature.", signature, SIGNATURE_WORDS);
+    fact(t("chip.fact.signature"), revocation === "revoked" ? t("signature.revoked")
+      : revocation === "notRevoked" ? t("signature.notRevoked", { words: signatureWords }) : signatureWords);
+    fact(t("chip.fact.genuineChip"), chipAuthenticitySummary(data));
+    fact(t("chip.fact.read"), (data.dataGroupsRead || []).join(", "));
     part(card, "facts").replaceChildren(facts);
     part(card, "result").hidden = false;
     if (verdict !== "genuine") {
       var reasons = (data.chipVerdictReasons || []).map(function (reason) { return reason.message; });
       showNotice(part(card, "notice"), verdictTone(verdict),
-        verdict === "notGenuine" ? "This chip is not genuine." : "This chip could not be verified.",
-        reasons.length ? reasons.join(". ") + "." : "The host gave no reason.");
+        t(verdict === "notGenuine" ? "chip.notGenuineTitle" : "chip.unverifiedTitle"),
+        reasons.length ? reasons.join(". ") + "." : t("chip.noReason"));
     }
   }
 
@@ -681,11 +698,14 @@
       }) ? "completed" : "incomplete",
       environment: host.environment,
       hostVersion: host.hostVersion,
+      language: language,
       steps: {}
     };
     order.forEach(function (name) { result.steps[name] = steps[name].outcome || { status: "skipped" }; });
     return result;
   }
+
+  var SUMMARY_STATUSES = ["skipped", "cancelled", "unsupported", "error", "acknowledged"];
 
   function renderSummary() {
     var list = document.getElementById("finish-list");
@@ -695,9 +715,13 @@
       var item = el("li");
       item.appendChild(el("span", null, steps[name].title));
       var text;
-      if (outcome.status !== "success") text = outcome.status + (outcome.code ? " (" + outcome.code + ")" : "");
-      else if (name === "chip") text = "read with " + outcome.accessControl + ", chip " + outcome.chipVerdict;
-      else text = outcome.width + " × " + outcome.height + " " + (outcome.mimeType || "");
+      if (outcome.status !== "success") {
+        var status = wordFor("summary.status.", outcome.status, SUMMARY_STATUSES);
+        text = outcome.code ? t("summary.withCode", { status: status, code: outcome.code }) : status;
+      } else if (name === "chip") {
+        text = t("summary.chipRead",
+          { access: outcome.accessControl, verdict: wordFor("summary.verdict.", outcome.chipVerdict, VERDICT_WORDS) });
+      } else text = outcome.width + " × " + outcome.height + " " + (outcome.mimeType || "");
       item.appendChild(el("strong", null, text));
       list.appendChild(item);
     });
@@ -705,8 +729,8 @@
     var result = journeyResult();
     var chipRead = steps.chip.outcome && steps.chip.outcome.status === "success";
     document.getElementById("finish-summary").textContent = result.outcome === "completed"
-      ? (chipRead ? "Both captures are ready and the chip was read." : "Both captures are ready.")
-      : "Some steps did not complete. The host will be told which.";
+      ? t(chipRead ? "finish.readyWithChip" : "finish.ready")
+      : t("finish.incomplete");
   }
 
   function enterFinish() {
@@ -714,7 +738,7 @@
     renderSummary();
     var button = document.getElementById("finish-button");
     button.disabled = false;
-    setChip(document.getElementById("finish-status"), "Ready", null);
+    setChip(document.getElementById("finish-status"), t("status.ready"), null);
     if (autostart) window.setTimeout(finish, AUTO_ADVANCE_MS);
   }
 
@@ -725,8 +749,8 @@
     try {
       sendEvent("journey.complete", result);
     } catch (error) {
-      setChip(chip, "Not sent", "bad");
-      document.getElementById("finish-summary").textContent = "Could not reach the host: " + error.message;
+      setChip(chip, t("finish.notSent"), "bad");
+      document.getElementById("finish-summary").textContent = t("finish.unreachable", { message: error.message });
       return;
     }
     finished = true;
@@ -737,12 +761,10 @@
     chipFields.disabled = true;
     document.getElementById("finish-button").hidden = true;
     var completed = result.outcome === "completed";
-    setChip(chip, completed ? "Completed" : "Sent with gaps", completed ? "good" : "warn");
-    document.getElementById("finish-summary").textContent = completed
-      ? "The result has been sent to the host."
-      : "The result, including the steps that did not complete, has been sent to the host.";
+    setChip(chip, t(completed ? "finish.completed" : "finish.sentWithGaps"), completed ? "good" : "warn");
+    document.getElementById("finish-summary").textContent = t(completed ? "finish.sent" : "finish.sentIncomplete");
     var verdict = document.getElementById("finish-verdict");
-    verdict.textContent = completed ? "Journey complete" : "Journey finished with missing steps";
+    verdict.textContent = t(completed ? "finish.verdictComplete" : "finish.verdictGaps");
     verdict.setAttribute("data-tone", completed ? "good" : "warn");
     verdict.hidden = false;
     document.getElementById("card-finish").scrollIntoView({ block: "nearest" });
@@ -762,13 +784,13 @@
   });
 
   setCurrentStep("host");
+  showActivityCount();
 
   if (!bridge.isAvailable()) {
-    setPill("missing", "No host");
-    setChip(document.getElementById("host-status"), "No host", "bad");
-    document.getElementById("host-summary").textContent = "This page is not running inside a GBG Bridge host.";
-    showNotice(document.getElementById("host-notice"), "bad", "Open this journey in a host.",
-      "Run it with gbgbridge-shell (or another GBG Bridge host) to reach the camera.");
+    setPill("missing", t("pill.missing"));
+    setChip(document.getElementById("host-status"), t("pill.missing"), "bad");
+    document.getElementById("host-summary").textContent = t("noHost.summary");
+    showNotice(document.getElementById("host-notice"), "bad", t("noHost.title"), t("noHost.body"));
     return;
   }
 

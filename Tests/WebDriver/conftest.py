@@ -39,7 +39,9 @@ class Session:
         self.log_path = tmp_path / "messages.jsonl"
         options = shell_options("--message-log", str(self.log_path), *shell_args)
         # WebKitWebDriver passes its environment on to the shell it starts.
-        env = dict(os.environ, **(environment or {}))
+        # The suites read the demo's English texts: whatever the caller's language, the shell runs in English.
+        env = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+        env = dict(env, LANG="C.UTF-8", **(environment or {}))
         self.service = Service(executable_path=DRIVER, log_output=str(tmp_path / "driver.log"), env=env)
         started = time.monotonic()
         self.driver = webdriver.WebKitGTK(options=options, service=self.service)
