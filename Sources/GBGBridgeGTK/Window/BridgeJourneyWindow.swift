@@ -726,7 +726,7 @@ public final class BridgeJourneyWindow {
             && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
         showNotice(
             reloaded
-                ? tr("{reason}. The page was loaded again; any step in progress was cancelled.", ["reason": reason])
+                ? tr("{reason}. The page was reloaded; any step in progress was cancelled.", ["reason": reason])
                 : tr(
                     "{reason}. It happened again, so the page was stopped; press Try Again to start over.",
                     ["reason": reason]))
