@@ -141,7 +141,9 @@ assemble() {
     # Shell completions, written by the option parser itself so they never drift from --help.
     install -d -m 0755 "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
         "$root/usr/share/fish/vendor_completions.d"
-    "$work/$package" --generate-completion-script bash >"$root/usr/share/bash-completion/completions/$package"
+    # bash-completion sources the file: no "#!" line (lintian: bash-completion-with-hashbang).
+    "$work/$package" --generate-completion-script bash | sed '1{/^#!/d}' \
+        >"$root/usr/share/bash-completion/completions/$package"
     "$work/$package" --generate-completion-script zsh >"$root/usr/share/zsh/vendor-completions/_$package"
     "$work/$package" --generate-completion-script fish >"$root/usr/share/fish/vendor_completions.d/$package.fish"
     chmod 0644 "$root/usr/share/bash-completion/completions/$package" "$root/usr/share/zsh/vendor-completions/_$package" \
