@@ -42,6 +42,7 @@ final class JourneyRun: BridgeHostDelegate {
         host.delegate = self
         if let log {
             host.trafficObserver = { log.record($0) }
+            host.onRequestAbandoned = { request, reason in log.record(abandoned: request, reason: reason) }
         }
         watchLastError()
         await installCaptureAnswers()

@@ -75,6 +75,16 @@ final class MessageLog {
         write(key: "console", value: (try? record.jsonText()) ?? "null")
     }
 
+    /// Appends one request whose page went away before it was answered:
+    /// `{"t": <ms>, "abandoned": {"correlationId", "action", "reason"}}`.
+    func record(abandoned request: BridgeMessage, reason: String) {
+        let record: JSONValue = [
+            "correlationId": .string(request.correlationId), "action": .string(request.payload.action),
+            "reason": .string(reason),
+        ]
+        write(key: "abandoned", value: (try? record.jsonText()) ?? "null")
+    }
+
     /// Appends one answer to a permission request of the page:
     /// `{"t": <ms>, "permission": {"kind", "origin", "allowed", "reason"}}`.
     func record(permission decision: WebPermissionDecision) {

@@ -136,11 +136,14 @@ import Testing
             await gate.wait()
             responder.respond(status: .success, data: nil, error: nil)
         }
+        var abandoned: [(String, String)] = []
+        host.onRequestAbandoned = { request, reason in abandoned.append((request.payload.action, reason)) }
         host.receive(text: TestMessages.request("slow.thing"))
         host.resetForNewPage(reason: "Navigated away")
         await gate.open()
         #expect(await eventually { host.droppedResponseCount == 1 })
         #expect(transport.deliveredJSON.isEmpty)
+        #expect(abandoned.count == 1 && abandoned.first?.0 == "slow.thing" && abandoned.first?.1 == "Navigated away")
     }
 
     @Test func firstResponderCallWinsAndLaterOnesAreCounted() async {

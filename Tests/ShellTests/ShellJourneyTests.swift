@@ -266,6 +266,27 @@ struct ShellJourneyTests {
         #expect(facts.width == 1280 && facts.height == 900)
     }
 
+    @Test("a request whose page reloads before it is answered leaves a line in the message log, with the reason")
+    func abandonedRequestIsLogged() throws {
+        let logPath = file("abandoned.jsonl")
+        let run = try ShellRun.run(
+            [
+                ShellRun.fixture("journey-reload-midrequest.html"), "--headless", "--camera", "test-pattern",
+                "--exit-on", "test.done", "--timeout", "60", "--message-log", logPath,
+            ], scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        let request = lines.first { $0.contains("\"type\":\"request\"") && $0.contains("camera.document.capture") }
+        let abandoned = lines.filter { $0.contains("\"abandoned\":{") }
+        #expect(abandoned.count == 1, "\(lines)")
+        #expect(abandoned.first?.contains("\"action\":\"camera.document.capture\"") == true, "\(abandoned)")
+        #expect(abandoned.first?.contains("\"reason\":\"Page reloaded\"") == true, "\(abandoned)")
+        if let request, let id = request.range(of: #""correlationId":""#).map({ request[$0.upperBound...].prefix(36) })
+        {
+            #expect(abandoned.first?.contains(String(id)) == true, "the same request: \(request) \(abandoned)")
+        }
+    }
+
     @Test("--camera test-pattern --auto-capture: the real capture window answers both captures by itself")
     func captureWindowAutoCapture() throws {
         let run = try ShellRun.run(

@@ -51,6 +51,7 @@ extension BridgeHost {
     ) {
         guard generation == pageGeneration else {
             droppedResponseCount += 1
+            onRequestAbandoned?(request, lastResetReason)
             return
         }
         sendResponse(

@@ -46,6 +46,11 @@ public final class BridgeHost {
     public internal(set) var ignoredResponseCount = 0
     /// Responses dropped because the page they belonged to is gone.
     public internal(set) var droppedResponseCount = 0
+    /// Called for each request whose page went away before it was answered (a reload, a
+    /// navigation, a crash, a kiosk wipe), with the reason the page went: its answer would reach
+    /// nobody and is dropped. A request a handler was still working on is reported when its
+    /// answer arrives; one waiting for the app (``pendingRequests``) at once.
+    @ObservationIgnored public var onRequestAbandoned: (@MainActor (BridgeMessage, String) -> Void)?
     /// Messages a ``messageStream()`` subscriber never saw because it fell too far behind.
     public internal(set) var droppedStreamMessageCount = 0
     /// Requests of the current page answered with success, `capability.query` aside: work (a
@@ -60,6 +65,8 @@ public final class BridgeHost {
     @ObservationIgnored var customCapabilities: [String: CustomCapability] = [:]
     @ObservationIgnored var customCapabilityOrder: [String] = []
     @ObservationIgnored var pageGeneration: UInt64 = 0
+    /// Why the last page went away (for requests whose answers arrive after it).
+    @ObservationIgnored var lastResetReason = ""
     @ObservationIgnored var streamBuffers: [WeakStreamBuffer] = []
     /// The history size charged for each entry of `receivedMessages`, in the same order.
     @ObservationIgnored var receivedMessageSizes: [Int] = []
@@ -195,10 +202,13 @@ public final class BridgeHost {
     /// requests are dropped, and responses from handlers still running are discarded.
     public func resetForNewPage(reason: String) {
         pageGeneration &+= 1
+        lastResetReason = reason
         completedRequestCount = 0
         documentCapture.cancelActive(reason: reason)
         selfieCapture.cancelActive(reason: reason)
+        let waiting = pendingRequests
         pendingRequests.removeAll()
+        for request in waiting { onRequestAbandoned?(request, reason) }
     }
 
     /// The slot and custom capability entries `capability.query` reports right now.
