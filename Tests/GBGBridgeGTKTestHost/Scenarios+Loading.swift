@@ -162,7 +162,8 @@ extension Scenarios {
         harness.check(readyEvents == 0, "no refused navigation sent the page a second host.ready", "\(readyEvents)")
     }
 
-    private static func jsonString(_ text: String) -> String {
+    /// `text` as a JavaScript string literal.
+    static func jsonString(_ text: String) -> String {
         (try? JSONValue.string(text).jsonText()) ?? "\"\""
     }
 

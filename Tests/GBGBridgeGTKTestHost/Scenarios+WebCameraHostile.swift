@@ -130,8 +130,8 @@ extension Scenarios {
         probe.journey.run(
             """
             var blank = document.createElement('iframe'); blank.id = 'blank'; document.body.appendChild(blank);
-            blank.contentWindow.eval(\(javaScriptLiteral(cameraLibrary)));
-            var blob = new Blob(['<!doctype html><script>', \(javaScriptLiteral(cameraLibrary)), '</scr' + 'ipt>blob'], { type: 'text/html' });
+            blank.contentWindow.eval(\(jsonString(cameraLibrary)));
+            var blob = new Blob(['<!doctype html><script>', \(jsonString(cameraLibrary)), '</scr' + 'ipt>blob'], { type: 'text/html' });
             var b = document.createElement('iframe'); b.id = 'blob'; b.src = URL.createObjectURL(blob);
             document.body.appendChild(b);
             """)
@@ -164,10 +164,5 @@ extension Scenarios {
         for decision in probe.decisions where !decision.allowed {
             harness.note("denied \(decision.kind.rawValue) to \(decision.origin): \(decision.reason)")
         }
-    }
-
-    /// `text` as a JavaScript string literal.
-    private static func javaScriptLiteral(_ text: String) -> String {
-        (try? JSONValue.string(text).jsonText()) ?? "\"\""
     }
 }

@@ -191,22 +191,12 @@ struct JourneyWindowTests {
     func secondCrashAttendedShowsErrorPage() throws {
         let logPath = file("crash-attended.jsonl")
         let screenshot = file("crash-attended.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-        process.arguments = [
-            "-a", "-s", "-screen 0 1280x1024x24", ShellRun.binary, ShellRun.fixture("journey-silent.html"),
-            "--timeout", "15", "--message-log", logPath, "--screenshot", screenshot,
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-        environment["NO_AT_BRIDGE"] = "1"
-        process.environment = environment
-        let errors = file("crash-attended.stderr")
-        FileManager.default.createFile(atPath: errors, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (process, _, errorsURL) = try ShellRun.start(
+            [
+                ShellRun.fixture("journey-silent.html"), "--timeout", "15", "--message-log", logPath, "--screenshot",
+                screenshot,
+            ], scratch: scratch, underXvfb: true)
+        let errors = errorsURL.path
         defer { if process.isRunning { process.terminate() } }
         for load in 1...2 {
             let deadline = Date().addingTimeInterval(30)

@@ -98,14 +98,7 @@ enum KeyPresser {
     static var isAvailable: Bool { Clicker.isAvailable }
 
     static func build(in directory: URL) throws -> String {
-        let output = directory.appendingPathComponent("press-key").path
-        if FileManager.default.isExecutableFile(atPath: output) { return output }
-        let result = try WindowCloser.run(
-            "/usr/bin/env", ["cc", "-o", output, ShellRun.fixture("press-key.c"), "-lX11", "-lXtst"])
-        guard result.status == 0 else {
-            throw ShellRun.RunError(description: "cc could not build press-key: \(result.output)")
-        }
-        return output
+        try Clicker.buildXTestHelper("press-key", in: directory)
     }
 
     /// Presses `key` (a keysym name) `count` times, `intervalMilliseconds` apart, on `display`.

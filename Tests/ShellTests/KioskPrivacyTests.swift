@@ -378,19 +378,17 @@ enum Clicker {
     }
 
     static func build(in directory: URL) throws -> String {
-        let output = directory.appendingPathComponent("click").path
+        try buildXTestHelper("click", in: directory)
+    }
+
+    /// Builds `Fixtures/<name>.c`, an X11 client using XTest, into `directory` (once); its path.
+    static func buildXTestHelper(_ name: String, in directory: URL) throws -> String {
+        let output = directory.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: output) { return output }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-o", output, ShellRun.fixture("click.c"), "-lX11", "-lXtst"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ShellRun.RunError(description: "cc could not build click: \(text)")
+        let result = try WindowCloser.run(
+            "/usr/bin/env", ["cc", "-o", output, ShellRun.fixture("\(name).c"), "-lX11", "-lXtst"])
+        guard result.status == 0 else {
+            throw ShellRun.RunError(description: "cc could not build \(name): \(result.output)")
         }
         return output
     }

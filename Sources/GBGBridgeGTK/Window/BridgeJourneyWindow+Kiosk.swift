@@ -290,7 +290,8 @@ extension BridgeJourneyWindow {
     /// reset after completion; the warning in the last stretch; the reset at the limit.
     private func idleCheck() async {
         let now = ContinuousClock.now
-        let waiting = isHostWindowWaiting()
+        let hostWindows = waitingHostWindows()
+        let waiting = !hostWindows.isEmpty
         if waiting != kioskState.hostWindowWaiting {
             // A host window opening or closing is the person's doing (or answers them): count it.
             kioskState.hostWindowWaiting = waiting
@@ -308,7 +309,9 @@ extension BridgeJourneyWindow {
             hideIdleWarning()
             let seconds = Int((limit / .seconds(1)).rounded())
             await resetSession(reason: tr("Nobody used the journey for {seconds} s", ["seconds": String(seconds)]))
-        } else if remaining <= warning, let parent = topKioskWindow() {
+        } else if remaining <= warning,
+            let parent = hostWindows.first(where: { gtk_window_is_active($0) != 0 }) ?? hostWindows.first ?? window
+        {
             let warningView = kioskState.idleWarning ?? makeIdleWarning()
             let wasShown = warningView.isShown
             warningView.show(over: parent, remaining: remaining)
@@ -338,7 +341,8 @@ extension BridgeJourneyWindow {
     }
 
     /// The other windows of the app on screen, waiting for the person: the capture or
-    /// chip-reading window, a question (not menus, not the idle warning).
+    /// chip-reading window, a question (not menus, not the idle warning). The idle warning goes
+    /// over the active one, another one, or the journey window.
     private func waitingHostWindows() -> [UnsafeMutablePointer<GtkWindow>] {
         let warningWindow = kioskState.idleWarning?.gtkWindow
         return processToplevels().filter { toplevel in
@@ -346,14 +350,5 @@ extension BridgeJourneyWindow {
                 && gtk_window_get_window_type(toplevel) == GTK_WINDOW_TOPLEVEL
                 && gtk_widget_get_mapped(gbg_widget(toplevel)) != 0
         }
-    }
-
-    private func isHostWindowWaiting() -> Bool { !waitingHostWindows().isEmpty }
-
-    /// The window the idle warning goes over: the active host window, another one waiting, else
-    /// the journey window.
-    private func topKioskWindow() -> UnsafeMutablePointer<GtkWindow>? {
-        let hostWindows = waitingHostWindows()
-        return hostWindows.first { gtk_window_is_active($0) != 0 } ?? hostWindows.first ?? window
     }
 }

@@ -199,12 +199,16 @@ extension BridgeJourneyWindow {
     func pageDocumentsReplaced() {
         permissionState.documents.removeAll()
         permissionState.tooManyDocuments = false
+        denyHeldRequests(reason: tr("the page that asked was replaced"))
+    }
+
+    /// Denies every request held for the page's documents, with `reason`.
+    private func denyHeldRequests(reason: String) {
+        permissionState.heldCheck?.cancel()
         let held = permissionState.held
         permissionState.held.removeAll()
         for entry in held {
-            answer(
-                entry.request, kind: entry.kind, origin: topOrigin ?? "unknown", allowed: false,
-                reason: tr("the page that asked was replaced"))
+            answer(entry.request, kind: entry.kind, origin: topOrigin ?? "unknown", allowed: false, reason: reason)
             g_object_unref(UnsafeMutableRawPointer(entry.request))
         }
     }
@@ -309,14 +313,15 @@ extension BridgeJourneyWindow {
     /// Decides now when every document of the page has reported its policy; otherwise holds the
     /// request (at most ``WebPermissionState/holdLimit``) until they have.
     private func decideOrHold(_ request: OpaquePointer, kind: WebPermissionKind) {
-        if case .undecided = pageVerdict(for: kind) {
+        let verdict = pageVerdict(for: kind)
+        if case .undecided = verdict {
             g_object_ref(UnsafeMutableRawPointer(request))
             permissionState.held.append(
                 HeldMediaRequest(request: request, kind: kind, deadline: .now + WebPermissionState.holdLimit))
             scheduleHeldCheck()
             return
         }
-        decide(request, kind: kind, verdict: pageVerdict(for: kind))
+        decide(request, kind: kind, verdict: verdict)
     }
 
     private func scheduleHeldCheck() {
@@ -478,15 +483,7 @@ extension BridgeJourneyWindow {
 
     /// Denies every request still waiting for the person (the window is going away).
     func denyPendingPermissions() {
-        permissionState.heldCheck?.cancel()
-        let held = permissionState.held
-        permissionState.held.removeAll()
-        for entry in held {
-            answer(
-                entry.request, kind: entry.kind, origin: topOrigin ?? "unknown", allowed: false,
-                reason: tr("the window closed before the person answered"))
-            g_object_unref(UnsafeMutableRawPointer(entry.request))
-        }
+        denyHeldRequests(reason: tr("the window closed before the person answered"))
         if let prompt = permissionState.prompt {
             permissionState.prompt = nil
             gtk_widget_destroy(prompt)

@@ -115,8 +115,8 @@ public final class BridgeJourneyWindow {
     /// The failure reported during the current load (between its start and its end).
     private var currentLoadFailure: JourneyLoadFailure?
     private var focusCheckGeneration = 0
-    private var reloadDialog: UnsafeMutablePointer<GtkWidget>?
-    private var closeDialog: UnsafeMutablePointer<GtkWidget>?
+    var reloadDialog: UnsafeMutablePointer<GtkWidget>?
+    var closeDialog: UnsafeMutablePointer<GtkWidget>?
     /// Kiosk mode, once entered.
     var kiosk: KioskConfiguration?
     var kioskState = KioskState()
@@ -390,21 +390,11 @@ public final class BridgeJourneyWindow {
             reload()
             return
         }
-        let dialog = makeQuestionDialog(
-            over: window, iconName: "dialog-question", question: tr("Reload the page?"),
+        askBeforeDestroying(
+            over: window, in: \.reloadDialog, question: tr("Reload the page?"),
             detail: tr("The page starts again from its first step. Anything entered or captured so far is lost."),
-            decline: tr("_Cancel"), declineResponse: GTK_RESPONSE_CANCEL,
-            confirm: tr("_Reload"), confirmStyle: "destructive-action")
-        reloadDialog = dialog
-        connectUntracked(
-            UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
-            closure: { [weak self] (response: UInt32) in
-                guard let self, let dialog = reloadDialog else { return }
-                reloadDialog = nil
-                gtk_widget_destroy(dialog)
-                if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { reload() }
-            } as Signal.WithEnum)
-        gtk_widget_show_all(dialog)
+            decline: tr("_Cancel"), confirm: tr("_Reload")
+        ) { $0.reload() }
     }
 
     /// Closes the window as the window manager's close does (Alt+F4, the title bar's close
@@ -421,19 +411,33 @@ public final class BridgeJourneyWindow {
             close()
             return
         }
-        let dialog = makeQuestionDialog(
-            over: window, iconName: "dialog-question", question: tr("Close and lose your progress?"),
+        askBeforeDestroying(
+            over: window, in: \.closeDialog, question: tr("Close and lose your progress?"),
             detail: tr("The photos and details you have given so far are not kept. You would have to start again."),
-            decline: tr("_Stay"), declineResponse: GTK_RESPONSE_CANCEL,
-            confirm: tr("_Close"), confirmStyle: "destructive-action")
-        closeDialog = dialog
+            decline: tr("_Stay"), confirm: tr("_Close")
+        ) { $0.close() }
+    }
+
+    /// Shows a question whose confirmation loses the person's work (Reload, Close), keeping the
+    /// dialog in `slot` while it is open; `confirmed` runs on the confirm button only.
+    private func askBeforeDestroying(
+        over window: UnsafeMutablePointer<GtkWindow>,
+        in slot: ReferenceWritableKeyPath<BridgeJourneyWindow, UnsafeMutablePointer<GtkWidget>?>,
+        question: String, detail: String, decline: String, confirm: String,
+        confirmed: @escaping @MainActor (BridgeJourneyWindow) -> Void
+    ) {
+        let dialog = makeQuestionDialog(
+            over: window, iconName: "dialog-question", question: question, detail: detail,
+            decline: decline, declineResponse: GTK_RESPONSE_CANCEL, confirm: confirm,
+            confirmStyle: "destructive-action")
+        self[keyPath: slot] = dialog
         connectUntracked(
             UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
             closure: { [weak self] (response: UInt32) in
-                guard let self, let dialog = closeDialog else { return }
-                closeDialog = nil
+                guard let self, let dialog = self[keyPath: slot] else { return }
+                self[keyPath: slot] = nil
                 gtk_widget_destroy(dialog)
-                if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { close() }
+                if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { confirmed(self) }
             } as Signal.WithEnum)
         gtk_widget_show_all(dialog)
     }
