@@ -20,7 +20,7 @@ extension JourneyRun {
                 let tail = index == lines.count - 1 ? place : ""
                 let text = Self.escapedControls(String(line)) + tail
                 let level = message.level.rawValue
-                ShellOutput.note("journey \(level): \(text)")  // untranslated: the page's console
+                ShellOutput.line("journey \(level): \(text)")  // untranslated: the page's console
             }
             log?.record(console: message)
             if settings.failsOnPageError, message.level.isPageError {

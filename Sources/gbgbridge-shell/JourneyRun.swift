@@ -132,6 +132,9 @@ final class JourneyRun: BridgeHostDelegate {
                 // Only a new window (window.open, target=_blank) is refused on an allowed origin.
                 ShellOutput.warning(
                     tr("refused to open {url} in a new window: the journey has only its own window", ["url": uri]))
+            } else if uri == "about:blank" {
+                ShellOutput.warning(
+                    tr("refused to replace the journey with an empty page (about:blank): the journey stays"))
             } else if window.isKioskMode {
                 ShellOutput.warning(
                     tr(
@@ -273,7 +276,7 @@ final class JourneyRun: BridgeHostDelegate {
         }
         if settings.selfieRecipientKeyIsDemo, seals {
             ShellOutput.note(
-                tr("note: selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)"))
+                tr("selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)"))
         }
     }
 
@@ -390,13 +393,8 @@ final class JourneyRun: BridgeHostDelegate {
         self.outcome = outcome
         timeoutTask?.cancel()
         chipReader?.stop()
-        if let window, window.isJourneyInProgress, window.transport.isPageReady,
-            let reason = Self.cancelReason(for: outcome)
-        {
-            // The page hears why it ends, during the moment the screenshot waits for the last paint.
-            window.host.send(event: "journey.cancel", data: ["reason": .string(reason)])
-        }
-        window?.isJourneyInProgress = false
+        // The page hears why it ends, during the moment the screenshot waits for the last paint.
+        window?.endJourney(reason: Self.cancelReason(for: outcome))
         Task {
             if let path = settings.screenshotPath { await saveScreenshot(to: path) }
             report(outcome)

@@ -124,6 +124,12 @@ struct ShellCommand: ParsableCommand {
     @Flag(help: "Keep image and blob payloads in the message log instead of a short summary.")
     var logPayloads = false
 
+    @Flag(
+        help:
+            "Show the warnings WebKit, GStreamer and GTK print on stderr (hidden by default: they are about the machine, not the journey)."
+    )
+    var verbose = false
+
     @Option(
         help: ArgumentHelp(
             "Exit 0 when the page sends an event with this action, printing its data as one JSON line on stdout (closing the window before it comes exits 4).",

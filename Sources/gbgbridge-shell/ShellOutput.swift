@@ -5,21 +5,32 @@ import GBGBridgeLocalization
 #endif
 
 /// Where the shell writes: stdout carries only the `--exit-on` event's data, everything else
-/// (errors, warnings, notes) goes to stderr.
+/// (errors, warnings, notes, the journey's console) goes to stderr, one line each, after the
+/// program name and a kind: `error:`, `warning:`, `note:` or `journey <level>:`.
 enum ShellOutput {
-    /// Writes one line to stderr, prefixed with the program name.
+    /// Where the shell's own lines go: stderr, or the terminal's stderr once
+    /// ``LibraryMessageFilter`` has put a filter on file descriptor 2. Set once, at start-up,
+    /// before any other thread exists.
+    nonisolated(unsafe) static var standardError: Int32 = 2
+
+    /// Writes one line to stderr, prefixed with the program name only.
+    static func line(_ text: String) {
+        _ = writeAll("gbgbridge-shell: \(text)\n", to: standardError)
+    }
+
+    /// Writes "note: " and `text` to stderr, in the user's language.
     static func note(_ text: String) {
-        _ = writeAll("gbgbridge-shell: \(text)\n", to: 2)
+        line(tr("note: {message}", ["message": text]))
     }
 
     /// Writes "error: " and `text` to stderr, in the user's language.
     static func error(_ text: String) {
-        note(tr("error: {message}", ["message": text]))
+        line(tr("error: {message}", ["message": text]))
     }
 
     /// Writes "warning: " and `text` to stderr, in the user's language.
     static func warning(_ text: String) {
-        note(tr("warning: {message}", ["message": text]))
+        line(tr("warning: {message}", ["message": text]))
     }
 
     /// Writes one line to stdout.

@@ -58,6 +58,8 @@ do {
     exit(error.status)
 }
 
+if !command.verbose { LibraryMessageFilter.install() }
+
 var log: MessageLog?
 if let path = settings.messageLogPath {
     do {

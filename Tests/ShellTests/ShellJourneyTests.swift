@@ -266,6 +266,52 @@ struct ShellJourneyTests {
         #expect(facts.width == 1280 && facts.height == 900)
     }
 
+    @Test(
+        "SIGTERM while the page is still loading: the page that already talks hears journey.cancel, no host.ready follows"
+    )
+    func terminatedWhileLoading() throws {
+        let logPath = file("terminated-loading.jsonl")
+        let server = try StorageServer(script: "slow-load-server.py")
+        defer { server.stop() }
+        let (process, _, _) = try ShellRun.start(
+            [
+                server.url, "--headless", "--exit-on", "test.done", "--timeout", "60",
+                "--message-log", logPath,
+            ],
+            scratch: scratch)
+        defer { if process.isRunning { process.terminate() } }
+        try waitForLog(logPath, toContain: "test.loaded", times: 1)
+        kill(process.processIdentifier, SIGTERM)
+        try ShellRun.wait(for: process, limit: 30)
+        #expect(process.terminationStatus == 143)
+        let log = try String(contentsOfFile: logPath, encoding: .utf8)
+        #expect(
+            log.contains(#""action":"journey.cancel","data":{"reason":"The app was stopped (signal 15)"}"#),
+            "the journey hears why it ends: \(log)")
+        #expect(!log.contains("host.ready"), "an ended run starts nothing: \(log)")
+    }
+
+    @Test(
+        "a journey sending its window to about:blank stays: not a load failure, its later requests answered, one host.ready"
+    )
+    func blankNavigationRefused() throws {
+        let logPath = file("blank.jsonl")
+        let run = try ShellRun.run(
+            [
+                ShellRun.fixture("journey-blank-navigation.html"), "--headless", "--camera", "none", "--exit-on",
+                "test.done", "--timeout", "60", "--message-log", logPath,
+            ],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let result = try run.resultObject()
+        #expect((result["at"] as? String)?.hasSuffix("journey-blank-navigation.html") == true)
+        #expect(result["loads"] as? Int == 1, "the same document, brought back from the back/forward cache")
+        #expect(result["status"] as? String == "success")
+        #expect(run.stderr.contains("about:blank"))
+        let log = try String(contentsOfFile: logPath, encoding: .utf8)
+        #expect(log.components(separatedBy: "\"host.ready\"").count - 1 == 1, "\(log)")
+    }
+
     @Test("a request whose page reloads before it is answered leaves a line in the message log, with the reason")
     func abandonedRequestIsLogged() throws {
         let logPath = file("abandoned.jsonl")

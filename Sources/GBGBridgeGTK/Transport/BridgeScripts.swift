@@ -261,6 +261,11 @@ enum BridgeScripts {
                 return failures.length ? failures.join("\\n") : 0;
               } });
               if (isAllowed()) { control.postMessage({ kind: "hello", token: token }); }
+              // A document brought back from the back/forward cache keeps its token but was
+              // replaced meanwhile: it says hello again so it can receive.
+              window.addEventListener("pageshow", function (event) {
+                if (event.persisted && isAllowed()) { control.postMessage({ kind: "hello", token: token }); }
+              });
             })();
             """
     }

@@ -100,6 +100,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     /// Page-lifecycle handling of the window that owns the transport, run before the public callbacks.
     struct OwnerHooks {
+        /// Runs when a document's relay has said hello: from now on it can receive messages. `true`
+        /// for a new document, `false` for one brought back from the back/forward cache.
+        var pageReady: (@MainActor (Bool) -> Void)?
         var loadFinished: (@MainActor () -> Void)?
         var loadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
         var webProcessTerminated: (@MainActor (String) -> Void)?
@@ -110,6 +113,12 @@ public final class WebKitBridgeTransport: BridgeTransport {
     var ownerHooks = OwnerHooks()
 
     private var pageState = PageState.none
+    private var lastHelloToken: String?
+    /// The token of the document that can receive messages now, if any.
+    var readyToken: String? {
+        if case .ready(let token) = pageState { return token }
+        return nil
+    }
     private var queuedDeliveries: [(json: String, onFailure: @MainActor (String) -> Void)] = []
     private var batch: [(json: String, onFailure: @MainActor (String) -> Void)] = []
     private var isBatchScheduled = false
@@ -278,6 +287,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         case "hello":
             guard let token = Self.stringProperty("token", of: value) else { return }
             pageState = .ready(token: token)
+            let isNewDocument = token != lastHelloToken
+            lastHelloToken = token
+            ownerHooks.pageReady?(isNewDocument)
             let queued = queuedDeliveries
             queuedDeliveries.removeAll()
             for delivery in queued { deliver(delivery.json, onFailure: delivery.onFailure) }
@@ -311,6 +323,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         case WEBKIT_LOAD_COMMITTED.rawValue:
             committedSinceStart = true
             let uri = webkit_web_view_get_uri(webView).map { String(cString: $0) } ?? ""
+            if returnsFromBlankDocument(uri, in: webView) { return }
             if let started = startedURI,
                 let failure = LoadFailureClassifier.substitutedLoad(
                     started: started, committed: uri, response: Self.mainResponseURI(of: webView))
@@ -331,6 +344,21 @@ public final class WebKitBridgeTransport: BridgeTransport {
         default:
             break
         }
+    }
+
+    /// A journey document replaced by `about:blank` (the page or one of its frames navigated the
+    /// top to it): WebKitGTK's navigation policy cannot tell a main-frame `about:blank` from a
+    /// frame's, so it is refused here, once committed, by going back to the journey (restored
+    /// from WebKit's back/forward cache where the page allows it, else loaded again). Counted as
+    /// a refused navigation, never a load failure.
+    private func returnsFromBlankDocument(_ uri: String, in webView: UnsafeMutablePointer<WebKitWebView>) -> Bool {
+        guard uri == "about:blank", let committedURI, committedURI != "about:blank",
+            webkit_web_view_can_go_back(webView) != 0
+        else { return false }
+        committedSinceStart = false
+        noteRefused(uri)
+        webkit_web_view_go_back(webView)
+        return true
     }
 
     private func webProcessTerminated(_ reason: UInt32) {

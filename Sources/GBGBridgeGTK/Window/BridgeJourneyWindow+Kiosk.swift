@@ -145,6 +145,7 @@ extension BridgeJourneyWindow {
     /// ``KioskConfiguration/resetDelayAfterCompletion``.
     public func journeyDidComplete() {
         isJourneyInProgress = false
+        documentCompletedJourney = true
         guard let kiosk, kioskState.pendingReset == nil else { return }
         let delay = kiosk.resetDelayAfterCompletion
         kioskState.pendingReset = Task { @MainActor [weak self] in

@@ -112,6 +112,13 @@ public final class BridgeJourneyWindow {
     private let noticeLabel: UnsafeMutablePointer<GtkWidget>
     private var isIconified = false
     var isClosing = false
+    /// Set by ``endJourney(reason:)``: the run is over, a late load no longer starts the journey.
+    private var hasEnded = false
+    /// Whether the current document has sent `journey.complete`, so its late load-finished does
+    /// not mark the journey as in progress again.
+    var documentCompletedJourney = false
+    /// The document token `host.ready` was last sent to.
+    private var hostReadyToken: String?
     /// The failure reported during the current load (between its start and its end).
     private var currentLoadFailure: JourneyLoadFailure?
     private var focusCheckGeneration = 0
@@ -251,6 +258,17 @@ public final class BridgeJourneyWindow {
             try? await Task.sleep(for: .seconds(1))
             destroy()
         }
+    }
+
+    /// Ends the journey without closing the window (the app is stopping, a time limit ran out):
+    /// mid-journey the page gets `journey.cancel` with `reason`; afterwards no load starts the
+    /// journey again and no further `host.ready` is sent.
+    public func endJourney(reason: String?) {
+        if let reason, isJourneyInProgress, transport.isPageReady {
+            host.send(event: "journey.cancel", data: ["reason": .string(reason)])
+        }
+        isJourneyInProgress = false
+        hasEnded = true
     }
 
     /// Opens WebKit's inspector for the page (enables developer extras first). Does nothing in kiosk mode.
@@ -475,13 +493,27 @@ public final class BridgeJourneyWindow {
     }
 
     private func connect(window: UnsafeMutablePointer<GtkWindow>, webView: UnsafeMutablePointer<WebKitWebView>) {
+        // A document that can talk has begun the journey, even before its load finishes: an
+        // ending run owes it `journey.cancel`.
+        transport.ownerHooks.pageReady = { [unowned self] isNewDocument in
+            guard isNewDocument else { return }
+            documentCompletedJourney = false
+            guard !isResetting, !hasEnded else { return }
+            isJourneyInProgress = true
+        }
         transport.ownerHooks.loadFinished = { [unowned self] in
-            guard currentLoadFailure == nil else { return }
+            guard currentLoadFailure == nil, !hasEnded else { return }
             if isResetting { return }
             cancelAutomaticRetry()
             hideErrorPage()
             kioskLoadFinished()
-            isJourneyInProgress = true
+            if !documentCompletedJourney { isJourneyInProgress = true }
+            // A document brought back from the back/forward cache was told already.
+            if let token = transport.readyToken, token == hostReadyToken {
+                onLoadFinished?()
+                return
+            }
+            hostReadyToken = transport.readyToken
             host.send(event: "host.ready", data: ["timestamp": .number(Date().timeIntervalSince1970)])
             onLoadFinished?()
         }
