@@ -19,8 +19,8 @@ let package = Package(
         .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         // Protocol core: no GTK, no WebKit, no V4L2.
@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "GBGBridgeNFC",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "GBGBridgeCapture", "CWebKitGTK", "PCSCReader",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "PCSCReader",
                 "EMRTD", "COpenJPEG",
             ],
             swiftSettings: strict
@@ -80,7 +80,8 @@ let package = Package(
             name: "gbgbridge-shell",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
-                "GBGBridgeCapture", "GBGBridgeNFC", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GBGBridgeCapture", "GBGBridgeNFC", "EMRTD",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -124,12 +125,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "gbgbridge-capture-testhost",
+            name: "gbgbridge-dialog-testhost",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "GBGBridgeLocalization", "CWebKitGTK",
                 "GBGBridgeGTKTestSupport", "GBGBridgeNFC", "EMRTD",
             ],
-            path: "Tests/GBGBridgeCaptureTestHost",
+            path: "Tests/GBGBridgeDialogTestHost",
             swiftSettings: strict
         ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridgeGTK"]),
@@ -146,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [
-                "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK",
+                "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "CWebKitGTK",
                 "GBGBridgeTestSupport",
                 "GBGBridgeGTKTestSupport",
             ]

@@ -13,10 +13,10 @@ export PATH="$PATH:/opt/swift/usr/bin"
 
 bin="$(swift build --show-bin-path)"
 if [ "${1:-}" != --no-build ]; then
-    swift build --product gbgbridge-capture-testhost >&2
+    swift build --product gbgbridge-dialog-testhost >&2
     scripts/build-translations.sh "$bin/locale" >&2
 fi
-host="$bin/gbgbridge-capture-testhost"
+host="$bin/gbgbridge-dialog-testhost"
 [ -x "$host" ] || { echo "capture-a11y-test: no $host (build it first)" >&2; exit 1; }
 
 failed=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders the capture dialog in each state, in the light and the dark Adwaita theme, into
 # docs/images/capture-<state>-<light|dark>[-<language>].png (the dialog is painted into an image
-# under Xvfb with synthetic cameras, by gbgbridge-capture-testhost).
+# under Xvfb with synthetic cameras, by gbgbridge-dialog-testhost).
 #   scripts/capture-screenshots.sh                          English
 #   scripts/capture-screenshots.sh --language de [--locale-dir DIR]
 #       LANGUAGE=de, files end in -de; DIR holds <lang>/LC_MESSAGES/gbgbridge-shell.mo
@@ -20,8 +20,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-swift build --product gbgbridge-capture-testhost >&2
-host="$(swift build --show-bin-path)/gbgbridge-capture-testhost"
+swift build --product gbgbridge-dialog-testhost >&2
+host="$(swift build --show-bin-path)/gbgbridge-dialog-testhost"
 mkdir -p "$out"
 
 suffix=""

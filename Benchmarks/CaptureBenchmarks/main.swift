@@ -212,8 +212,7 @@ func benchmarkWindow(width: Int, height: Int, kind: CaptureKind) async throws {
     let generationCPU = (clocks().cpu - generationStart.cpu) / Double(generated)
 
     let window = CaptureWindow(
-        kind: kind, request: nil, sources: [SyntheticFrameSource(width: width, height: height, framesPerSecond: 30)],
-        selfieRecipient: nil
+        kind: kind, request: nil, sources: [SyntheticFrameSource(width: width, height: height, framesPerSecond: 30)]
     ) { _ in }
     try await window.present()
     while window.framesShown < 15 { try await Task.sleep(for: .milliseconds(20)) }

@@ -12,20 +12,26 @@ public enum BridgeWebViewConfigurator {
     /// `gbgBridge` message channel, applies the navigation policy and attaches
     /// the host.
     ///
-    /// The returned transport lives as long as the web view; keep it only to
-    /// read its counters or set its callbacks.
+    /// The returned transport lives as long as the web view; keep it to read its
+    /// counters, set its callbacks, and add user scripts and message handlers of
+    /// your own (``WebKitBridgeTransport/addUserScript(_:)``,
+    /// ``WebKitBridgeTransport/addScriptMessageHandler(named:worldName:_:)``).
+    /// User scripts added straight to the web view's `WebKitUserContentManager`
+    /// are not managed: the transport removes them when it reinstalls its own.
     ///
     /// - Parameters:
     ///   - webView: The web view; configure it before loading the journey.
     ///   - host: The bridge host answering the page.
-    ///   - originPolicy: Origins allowed to message the host. Without one, the
-    ///     origin of the first page the view commits is allowed.
+    ///   - originPolicy: The origins allowed to message the host and to be shown at top level,
+    ///     for example `OriginPolicy(journeyURL:)` for the journey's own origin. Nothing else is
+    ///     trusted, not even the first page the view loads: an empty policy allows no page.
+    ///     When `webView` is configured already, its transport keeps the policy it has.
     @MainActor
     @discardableResult
     public static func configure(
         _ webView: UnsafeMutablePointer<WebKitWebView>,
         host: BridgeHost,
-        originPolicy: OriginPolicy = OriginPolicy(allowedOrigins: [])
+        originPolicy: OriginPolicy
     ) -> WebKitBridgeTransport {
         if let existing = transport(of: webView) { return existing }
         let transport = WebKitBridgeTransport(webView: webView, host: host, originPolicy: originPolicy)
@@ -35,7 +41,8 @@ public enum BridgeWebViewConfigurator {
         return transport
     }
 
-    /// Creates a new web view configured with ``configure(_:host:originPolicy:)``.
+    /// Creates a new web view configured with ``configure(_:host:originPolicy:)``, allowing the
+    /// origins of `originPolicy` only.
     ///
     /// The view gets its own web context, by default an ephemeral one: nothing the journey
     /// stores (cookies, localStorage, IndexedDB, caches, service workers, HSTS) is written
@@ -51,7 +58,7 @@ public enum BridgeWebViewConfigurator {
     @MainActor
     public static func makeWebView(
         host: BridgeHost,
-        originPolicy: OriginPolicy = OriginPolicy(allowedOrigins: []),
+        originPolicy: OriginPolicy,
         websiteData: BridgeWebsiteData = .ephemeral,
         isControlledByAutomation: Bool = false
     ) -> UnsafeMutablePointer<WebKitWebView> {

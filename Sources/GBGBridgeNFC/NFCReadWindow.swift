@@ -1,14 +1,13 @@
 import CWebKitGTK
 import EMRTD
-import GBGBridgeCapture
 import GBGBridgeGTK
 import GBGBridgeLocalization
 
 /// The window a person sees while a chip is read: where to put the document (in words and in a
 /// picture, a new position suggested after each "no document found"), progress per file, what to do
 /// when the read fails, and a short "Done" once the chip is read. A modal dialog over the journey
-/// window; keyboard (Enter, Escape, Tab) and screen-reader friendly, in the user's language. It
-/// names no device: the reader's name is for logs only.
+/// window (a ``HostDialog``); keyboard (Enter, Escape, Tab) and screen-reader friendly, in the user's
+/// language. It names no device: the reader's name is for logs only.
 @MainActor
 public final class NFCReadWindow {
     /// Cancel, Escape or the window's close button.
@@ -22,7 +21,7 @@ public final class NFCReadWindow {
     /// How long "Done" stays up in ``confirmSuccess()`` before the window closes.
     public var confirmationDuration: Duration = .milliseconds(1500)
 
-    private let window: UnsafeMutablePointer<GtkWidget>
+    private let dialog: HostDialog
     private let headingLabel: UnsafeMutablePointer<GtkWidget>
     private let instructionLabel: UnsafeMutablePointer<GtkWidget>
     private let pictureArea: UnsafeMutablePointer<GtkWidget>
@@ -32,9 +31,8 @@ public final class NFCReadWindow {
     private let retryButton: UnsafeMutablePointer<GtkWidget>
     private let cancelButton: UnsafeMutablePointer<GtkWidget>
     private let parent: UnsafeMutablePointer<GtkWindow>?
-    private let signals = SignalConnections()
     /// Whether the window has been closed (it cannot be shown again).
-    public private(set) var isClosed = false
+    public var isClosed: Bool { dialog.isClosed }
     private var lastAnnounced: String?
     /// How many times "no document found" has been shown: each time, the next placement is suggested.
     public private(set) var placementStep = 0
@@ -45,13 +43,13 @@ public final class NFCReadWindow {
     /// What the window shows now.
     public private(set) var state: NFCReadState?
     /// Everything announced to screen readers, in order (for tests).
-    public private(set) var announcements: [String] = []
+    public var announcements: [String] { dialog.announcements }
 
     /// Builds the dialog (not shown yet); modal over `parent` when given.
     public init(parent: UnsafeMutablePointer<GtkWindow>?, document: NFCDocumentKind = .unknown) {
         self.parent = parent
         documentKind = document
-        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        dialog = HostDialog(title: tr("Read the document's chip"))
         headingLabel = gtk_label_new(nil)
         instructionLabel = gtk_label_new(nil)
         pictureArea = gtk_drawing_area_new()
@@ -66,7 +64,7 @@ public final class NFCReadWindow {
     }
 
     /// The dialog's `GtkWindow` (for screenshots and tests).
-    public var gtkWindow: UnsafeMutablePointer<GtkWindow> { gtkCast(window) }
+    public var gtkWindow: UnsafeMutablePointer<GtkWindow> { dialog.gtkWindow }
     /// The heading and instruction shown now (for tests).
     public var texts: (heading: String, instruction: String) {
         (labelText(headingLabel), labelText(instructionLabel))
@@ -77,24 +75,13 @@ public final class NFCReadWindow {
     public var suggestion: NFCPlacementSuggestion { documentKind.suggestion(step: placementStep) }
     /// The picture's widget (for tests: its accessible name and description).
     var pictureWidget: UnsafeMutablePointer<GtkWidget> { pictureArea }
+    private var window: UnsafeMutablePointer<GtkWidget> { dialog.window }
 
-    /// Shows the dialog and gives it the keyboard focus.
+    /// Shows the dialog (modal over the parent given at creation) and gives it the keyboard focus.
     public func present() {
         guard !isClosed, gtk_widget_get_visible(window) == 0 else { return }
-        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
-        if let parent {
-            gtk_window_set_transient_for(gtkWindow, parent)
-            gtk_window_set_modal(gtkWindow, 1)
-            gtk_window_set_skip_taskbar_hint(gtkWindow, 1)
-            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
-            if gtk_window_has_group(parent) != 0 {
-                gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow)
-            }
-        }
-        gtk_widget_show_all(window)
-        render()
-        gtk_window_present(gtkWindow)
-        gtk_window_set_focus_visible(gtkWindow, 1)
+        dialog.makeTransient(for: parent)
+        dialog.show { render() }
     }
 
     /// Shows `state`; cheap to call for every progress step. Each new "no document found" moves the
@@ -139,21 +126,15 @@ public final class NFCReadWindow {
     /// Closes the dialog without calling ``onCancel``.
     public func close() {
         guard !isClosed else { return }
-        isClosed = true
-        signals.disconnectAll()
-        gtk_widget_destroy(window)
+        dialog.close()
         endConfirmation()
     }
 
     // MARK: Layout
 
     private func buildLayout() {
-        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
-        gtk_window_set_title(gtkWindow, tr("Read the document's chip"))
-        gtk_window_set_default_size(gtkWindow, 520, -1)
-        gtk_window_set_resizable(gtkWindow, 0)
-        gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
-        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
+        gtk_window_set_default_size(dialog.gtkWindow, 520, -1)
+        gtk_window_set_resizable(dialog.gtkWindow, 0)
 
         let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
         gtk_container_set_border_width(gtkCast(row), 24)
@@ -198,7 +179,6 @@ public final class NFCReadWindow {
     }
 
     private func describeForAssistiveTechnologies() {
-        Accessibility.describe(window, role: ATK_ROLE_DIALOG)
         Accessibility.describe(progressBar, name: tr("Reading progress"))
         Accessibility.describe(instructionLabel, role: ATK_ROLE_STATUSBAR)
         Accessibility.describe(statusIcon, name: tr("Problem"))
@@ -210,6 +190,9 @@ public final class NFCReadWindow {
     }
 
     private func connectSignals() {
+        let signals = dialog.signals
+        dialog.onDefaultAction = { [weak self] in self?.defaultAction() ?? false }
+        dialog.onCancel = { [weak self] _ in self?.cancelPressed() }
         signals.connect(
             UnsafeMutableRawPointer(retryButton), "clicked", trampoline: Signal.plain,
             closure: { [weak self] in self?.onRetry?() } as Signal.Plain)
@@ -226,39 +209,23 @@ public final class NFCReadWindow {
                     colours: .of(self.pictureArea))
                 return true
             } as Signal.Event)
-        signals.connect(
-            UnsafeMutableRawPointer(window), "key-press-event", trampoline: Signal.event,
-            closure: { [weak self] (event: gpointer?) in
-                guard let self, let event else { return false }
-                return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
-            } as Signal.Event)
-        signals.connect(
-            UnsafeMutableRawPointer(window), "delete-event", trampoline: Signal.event,
-            closure: { [weak self] (_: gpointer?) in
-                self?.cancelPressed()
-                return true
-            } as Signal.Event)
     }
 
     /// Enter activates the focused button (Cancel cancels, Try again retries). With the focus on no button,
     /// it tries again after a failure that allows it, closes after one that does not or after "Done", and
     /// does nothing while reading. Escape cancels (after "Done": closes). Returns whether the key was used.
     func handleKey(_ keyval: guint) -> Bool {
-        switch Int32(bitPattern: keyval) {
-        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
-            if activateFocusedButton(of: window) { return true }
-            if case .failed = state {
-                if offersRetry { onRetry?() } else { onCancel?() }
-            } else if state == .succeeded {
-                endConfirmation()
-            }
-            return true
-        case GDK_KEY_Escape:
-            cancelPressed()
-            return true
-        default:
-            return false
+        dialog.handleKey(keyval)
+    }
+
+    /// Return / Enter with the focus on no button.
+    private func defaultAction() -> Bool {
+        if case .failed = state {
+            if offersRetry { onRetry?() } else { onCancel?() }
+        } else if state == .succeeded {
+            endConfirmation()
         }
+        return true
     }
 
     // MARK: Rendering
@@ -266,7 +233,7 @@ public final class NFCReadWindow {
     private func render() {
         guard !isClosed, let state else { return }
         let content = Self.content(for: state, suggestion: suggestion)
-        gtk_label_set_markup(gtkCast(headingLabel), "<b><big>\(markupEscaped(content.heading))</big></b>")
+        HostDialog.setHeading(content.heading, of: headingLabel)
         gtk_label_set_text(gtkCast(instructionLabel), content.instruction)
         showPicture(content.picture)
         let failed: Bool
@@ -303,8 +270,7 @@ public final class NFCReadWindow {
         let spoken = failed || succeeded ? content.heading + ". " + content.instruction : content.heading
         if spoken != lastAnnounced {
             lastAnnounced = spoken
-            announcements.append(spoken)
-            if let object = gtk_widget_get_accessible(window) { Accessibility.announce(spoken, from: object) }
+            dialog.announce(spoken)
         }
     }
 

@@ -1,13 +1,10 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
-import GBGBridgeCapture
 import GBGBridgeGTK
 import GBGBridgeLocalization
-import GBGBridgeNFC
-import Observation
 
-/// One run of a journey: the host, its capture answers, the window, and the ways the run ends
+/// One run of a journey: the host, its capabilities, the window, and the ways the run ends
 /// (exit event, window closed, load failure, second web-process death, timeout, signal).
 ///
 /// ``finish(_:)`` is the single exit path: it takes the screenshot, writes the result, closes the
@@ -21,8 +18,8 @@ final class JourneyRun: BridgeHostDelegate {
     let windowSettings: WindowSettings
     let host: BridgeHost
     let log: MessageLog?
-    private var coordinator: CaptureCoordinator?
-    private var chipReader: NFCReadCapability?
+    /// The capabilities offered to the journey (see ``installCapabilities()``).
+    private var capabilities: [any HostCapability] = []
     private var window: BridgeJourneyWindow?
     private var automation: BridgeAutomation?
     private var timeoutTask: Task<Void, Never>?
@@ -44,9 +41,8 @@ final class JourneyRun: BridgeHostDelegate {
             host.trafficObserver = { log.record($0) }
             host.onRequestAbandoned = { request, reason in log.record(abandoned: request, reason: reason) }
         }
-        watchLastError()
-        await installCaptureAnswers()
-        await installChipReader()
+        reportIssues()
+        capabilities = await installCapabilities()
 
         let context = makeWebContext()
         if settings.automation { allowAutomation(on: context) }
@@ -56,8 +52,7 @@ final class JourneyRun: BridgeHostDelegate {
             preferredLanguages: settings.languages, isControlledByAutomation: settings.automation)
         g_object_unref(context)
         self.window = window
-        coordinator?.parentWindow = window.window
-        chipReader?.parentWindow = window.window
+        for capability in capabilities { capability.parentWindow = window.window }
         forwardConsole(of: window)
         if let webCameraOptions { configureWebPermissions(of: window, options: webCameraOptions) }
         window.defaultTitle = DesktopIdentity.applicationName
@@ -231,99 +226,6 @@ final class JourneyRun: BridgeHostDelegate {
         }
     }
 
-    // MARK: Captures
-
-    private func installCaptureAnswers() async {
-        let usesCamera = !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted
-        if usesCamera {
-            let coordinator: CaptureCoordinator
-            if settings.usesTestPattern {
-                coordinator = CaptureCoordinator(
-                    host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
-                    selfieCountdown: settings.selfieCountdown,
-                    sources: {
-                        [SyntheticFrameSource(name: tr("Test pattern"), width: 1280, height: 720, framesPerSecond: 15)]
-                    })
-            } else {
-                coordinator = CaptureCoordinator(
-                    host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
-                    autoCaptureAfter: settings.autoCapture, selfieCountdown: settings.selfieCountdown)
-            }
-            var cameraKinds: Set<CaptureKind> = []
-            if !settings.documentAnswer.isScripted { cameraKinds.insert(.document) }
-            if !settings.selfieAnswer.isScripted { cameraKinds.insert(.selfie) }
-            await coordinator.install(for: cameraKinds)
-            // install() has looked for the camera; only when it found none is it worth asking why.
-            if coordinator.cameraAvailable == false,
-                let diagnosis = await CameraDiagnosis.startupLine(for: settings.camera)
-            {
-                ShellOutput.note(diagnosis)
-            }
-            if settings.usesTestPattern {
-                host.documentCapture.permissionState = .granted
-                host.selfieCapture.permissionState = .granted
-            }
-            self.coordinator = coordinator
-        }
-        ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
-        ScriptedCaptures.install(
-            settings.selfieAnswer, on: host.selfieCapture, selfieRecipient: settings.selfieRecipientKey)
-        let seals: Bool
-        switch settings.selfieAnswer {
-        case .image: seals = true
-        case .camera: seals = host.selfieCapture.isSupported
-        case .cancel, .fail: seals = false
-        }
-        if settings.selfieRecipientKeyIsDemo, seals {
-            ShellOutput.note(
-                tr("selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)"))
-        }
-    }
-
-    // MARK: Chip reading
-
-    /// `nfc.read` on the `--nfc-reader` reader, offered while it is connected.
-    private func installChipReader() async {
-        guard settings.nfcReader != .none else { return }
-        let chipReader = NFCReadCapability(
-            host: host,
-            options: .init(
-                reader: settings.nfcReader, store: settings.cscaStore, documentTimeout: settings.nfcTimeout,
-                showsWindow: !settings.isUnattended, readSize: settings.nfcReadSize,
-                apduTimeout: settings.nfcAPDUTimeout))
-        let store = settings.cscaStore
-        if !store.certificates.isEmpty {
-            ShellOutput.note(
-                tr(
-                    "nfc.read: trusted CSCA certificates: {certificates}, revocation lists: {lists} (from {source})",
-                    [
-                        "certificates": String(store.certificates.count), "lists": String(store.revocationLists.count),
-                        "source": store.source,
-                    ]))
-        }
-        if store.ignoredRevocationListCount > 0 {
-            ShellOutput.warning(
-                tr(
-                    "nfc.read: revocation lists signed by none of the CSCA certificates, ignored: {count} (in {source})",
-                    ["count": String(store.ignoredRevocationListCount), "source": store.source]))
-        }
-        chipReader.onReaderChange = { reader in
-            if let reader {
-                ShellOutput.note(tr("nfc.read: chips are read on the reader '{reader}'", ["reader": reader]))
-            } else {
-                ShellOutput.note(tr("nfc.read: the reader is gone; nfc.read is no longer offered"))
-            }
-        }
-        await chipReader.install()
-        if chipReader.readerName == nil, case .named = settings.nfcReader {
-            ShellOutput.warning(
-                tr(
-                    "nfc.read is not offered: {reason}",
-                    ["reason": chipReader.unavailableReason ?? tr("no smart-card reader is connected")]))
-        }
-        self.chipReader = chipReader
-    }
-
     // MARK: BridgeHostDelegate
 
     func bridgeHost(_ host: BridgeHost, didReceive message: BridgeMessage) {
@@ -336,8 +238,9 @@ final class JourneyRun: BridgeHostDelegate {
         }
     }
 
-    /// Requests nobody handles: the `--exit-on` action is acknowledged and ends the run; anything
-    /// else is answered `unsupported` (`UNSUPPORTED_ACTION`, not recoverable) so the page never waits.
+    /// Requests nobody handles: the `--exit-on` action is acknowledged and ends the run; a capability
+    /// answers its own (`nfc.read` without a reader); anything else is answered `unsupported`
+    /// (`UNSUPPORTED_ACTION`, not recoverable) so the page never waits.
     func bridgeHost(_ host: BridgeHost, unhandledRequest message: BridgeMessage) {
         let action = message.payload.action
         if let exitOn = settings.exitOn, action == exitOn {
@@ -346,16 +249,7 @@ final class JourneyRun: BridgeHostDelegate {
             finish(.exitEvent(json: Self.jsonLine(message.payload.data)))
             return
         }
-        if action == NFCReadCapability.action, let chipReader {
-            chipReader.respondUnavailable(to: message, host: host)
-            return
-        }
-        if action == NFCReadCapability.action {
-            host.respond(
-                to: message.correlationId, status: .unsupported,
-                error: NFCReadFailure.readerUnavailable.payload(detail: "--nfc-reader none"))
-            return
-        }
+        if capabilities.contains(where: { $0.answerUnhandled(message, on: host) }) { return }
         host.respond(
             to: message.correlationId, status: .unsupported,
             error: BridgeErrorPayload(
@@ -371,17 +265,12 @@ final class JourneyRun: BridgeHostDelegate {
 
     // MARK: Errors
 
-    private func watchLastError() {
-        withObservationTracking {
-            _ = host.lastError
-        } onChange: { [weak self] in
-            Task { @MainActor in
-                guard let self else { return }
-                if let error = self.host.lastError, self.outcome == nil {
-                    ShellOutput.warning("\(error)")
-                }
-                self.watchLastError()
-            }
+    /// Every problem the host reports while the run goes on is one warning on stderr, in the
+    /// host's words (untranslated: bridge data).
+    private func reportIssues() {
+        host.onIssue = { [weak self] issue in
+            guard let self, outcome == nil else { return }
+            ShellOutput.warning(issue.message)
         }
     }
 
@@ -392,7 +281,7 @@ final class JourneyRun: BridgeHostDelegate {
         guard self.outcome == nil else { return }
         self.outcome = outcome
         timeoutTask?.cancel()
-        chipReader?.stop()
+        for capability in capabilities { capability.stop() }
         // The page hears why it ends, during the moment the screenshot waits for the last paint.
         window?.endJourney(reason: Self.cancelReason(for: outcome))
         Task {

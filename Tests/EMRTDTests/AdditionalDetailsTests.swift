@@ -1,10 +1,11 @@
-import XCTest
+import Testing
 
 @testable import EMRTD
 
 /// DG11 and DG12 as chips write them: names with fillers, places in components, dates in ASCII
 /// and in packed BCD, lists in constructed templates; and the hostile variants.
-final class AdditionalDetailsTests: XCTestCase {
+@Suite("Additional personal and document details (DG11, DG12)")
+struct AdditionalDetailsTests {
     static func element(_ tag: UInt32, _ text: String) -> [UInt8] { TLV.encode(tag: tag, value: Array(text.utf8)) }
 
     static let dataGroup11 = TLV.encode(
@@ -23,51 +24,55 @@ final class AdditionalDetailsTests: XCTestCase {
             + element(0x5F55, "20120415093000") + element(0x5F1B, "NONE")
             + TLV.encode(tag: 0x5F1D, value: [0xFF, 0xD8, 0xFF]))
 
-    func testPersonalDetails() throws {
+    @Test("DG11 gives the full name, birth date and place, address, other names and other document numbers")
+    func personalDetails() throws {
         let details = try AdditionalDetails(dataGroup11: Self.dataGroup11)
-        XCTAssertEqual(
-            details.fields,
-            [
+        #expect(
+            details.fields == [
                 "fullName": "ERIKSSON, ANNA MARIA", "fullDateOfBirth": "19690806", "placeOfBirth": "ZENITH, UTO",
                 "address": "12 HARBOUR ROAD, ZENITH, UTO",
             ])
-        XCTAssertEqual(
-            details.lists,
-            ["otherNames": ["LINDQVIST, ANNA", "BERG, A"], "otherTravelDocumentNumbers": ["L898902C", "X1234567"]])
+        #expect(
+            details.lists == [
+                "otherNames": ["LINDQVIST, ANNA", "BERG, A"], "otherTravelDocumentNumbers": ["L898902C", "X1234567"],
+            ])
     }
 
-    func testDocumentDetailsSkipImages() throws {
+    @Test("DG12 gives the issuing authority, dates and endorsements, and leaves its images out")
+    func documentDetailsSkipImages() throws {
         let details = try AdditionalDetails(dataGroup12: Self.dataGroup12)
-        XCTAssertEqual(
-            details.fields,
-            [
+        #expect(
+            details.fields == [
                 "issuingAuthority": "UTOPIA PASSPORT OFFICE", "dateOfIssue": "20120415",
                 "personalizationDateTime": "20120415093000", "endorsementsAndObservations": "NONE",
             ])
-        XCTAssertEqual(details.lists, [:])
+        #expect(details.lists == [:])
     }
 
-    func testWrongTemplateAndBadDatesAreRefusedOrLeftOut() throws {
-        XCTAssertThrowsError(try AdditionalDetails(dataGroup11: Self.dataGroup12))
-        XCTAssertThrowsError(try AdditionalDetails(dataGroup12: []))
+    @Test("a file of the wrong template is refused, and a date that is not BCD is left out")
+    func wrongTemplateAndBadDatesAreRefusedOrLeftOut() throws {
+        #expect(throws: (any Error).self) { try AdditionalDetails(dataGroup11: Self.dataGroup12) }
+        #expect(throws: (any Error).self) { try AdditionalDetails(dataGroup12: []) }
         let badDate = TLV.encode(tag: 0x6C, value: TLV.encode(tag: 0x5F26, value: [0x20, 0x1A, 0x04, 0x15]))
-        XCTAssertEqual(try AdditionalDetails(dataGroup12: badDate).fields, [:])
+        #expect(try AdditionalDetails(dataGroup12: badDate).fields == [:])
     }
 
-    func testOptionalDataGroupsAreReadOnlyWhenEFCOMListsThem() {
+    @Test("DG11 and DG12 are read only when EF.COM lists them")
+    func optionalDataGroupsAreReadOnlyWhenEFCOMListsThem() {
         let files: [LDSFile] = [.common, .dg1, .dg2, .dg11, .dg12, .securityObject]
         let listsDG11: [UInt8] = [0x60, 0x05, 0x5C, 0x03, 0x61, 0x75, 0x6B]
-        XCTAssertEqual(PassportReader.plan(files, listedIn: listsDG11), [.common, .dg1, .dg2, .dg11, .securityObject])
+        #expect(PassportReader.plan(files, listedIn: listsDG11) == [.common, .dg1, .dg2, .dg11, .securityObject])
         let listsAll: [UInt8] = [0x60, 0x08, 0x5C, 0x06, 0x61, 0x75, 0x6B, 0x6C, 0x6E, 0x6F]
-        XCTAssertEqual(
-            PassportReader.plan(files, listedIn: listsAll),
-            [.common, .dg14, .dg1, .dg2, .dg11, .dg12, .dg15, .securityObject])
-        XCTAssertEqual(
-            PassportReader.plan(files + [.dg14], listedIn: listsAll, checksAuthenticity: false),
-            [.common, .dg1, .dg2, .dg11, .dg12, .securityObject, .dg14])
+        #expect(
+            PassportReader.plan(files, listedIn: listsAll)
+                == [.common, .dg14, .dg1, .dg2, .dg11, .dg12, .dg15, .securityObject])
+        #expect(
+            PassportReader.plan(files + [.dg14], listedIn: listsAll, checksAuthenticity: false)
+                == [.common, .dg1, .dg2, .dg11, .dg12, .securityObject, .dg14])
     }
 
-    func testMutatedDataGroupsNeverCrash() {
+    @Test("seeded mutations of DG11 and DG12 never crash their parsers")
+    func mutatedDataGroupsNeverCrash() {
         var generator = HostileChipDataTests.Generator(state: 11_12)
         for seed in [Self.dataGroup11, Self.dataGroup12] {
             for bytes in HostileChipDataTests.mutations(of: seed, count: 2000, generator: &generator) {

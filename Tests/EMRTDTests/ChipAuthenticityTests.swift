@@ -1,11 +1,12 @@
-import XCTest
+import Testing
 
 @testable import EMRTD
 
 /// Chip and Active Authentication from the terminal's side: DG14 and DG15 as chips write them,
 /// signatures made by an independent implementation (Python's pycryptodome) over the challenge
 /// `01 02 03 04 05 06 07 08`, and the hostile variants a cloned or broken chip may return.
-final class ChipAuthenticityTests: XCTestCase {
+@Suite("Chip and Active Authentication")
+struct ChipAuthenticityTests {
     static let challenge: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
     static let rsaDataGroup15 = bytes(
         "6f81a230819f300d06092a864886f70d010101050003818d0030818902818100936183d2c105678e214a66567bccd8fc"
@@ -45,65 +46,74 @@ final class ChipAuthenticityTests: XCTestCase {
         "042f8ff760278fde0a8eabab504581abeb8933695cc3beb70dd1f00e988607dc94b76c4456a23dfe458120df6baef66a"
             + "feeb52cbddd44c5b25c491a4f8d1063d49")
 
-    func testRSASignaturesWithEitherTrailerVerify() throws {
+    @Test("RSA signatures with the SHA-1 and the SHA-256 trailer both verify, and name their algorithm")
+    func rsaSignaturesWithEitherTrailerVerify() throws {
         let key = try ActiveAuthentication.PublicKey(dataGroup15: Self.rsaDataGroup15)
-        XCTAssertTrue(key.isRSA)
-        XCTAssertEqual(key.bits, 1024)
-        XCTAssertEqual(
-            ActiveAuthentication.verify(Self.rsaSignatureSHA1, of: Self.challenge, with: key, digest: nil),
-            "RSA-ISO9796-2-SHA-1")
-        XCTAssertEqual(
-            ActiveAuthentication.verify(Self.rsaSignatureSHA256, of: Self.challenge, with: key, digest: nil),
-            "RSA-ISO9796-2-SHA-256")
+        #expect(key.isRSA)
+        #expect(key.bits == 1024)
+        #expect(
+            ActiveAuthentication.verify(Self.rsaSignatureSHA1, of: Self.challenge, with: key, digest: nil)
+                == "RSA-ISO9796-2-SHA-1")
+        #expect(
+            ActiveAuthentication.verify(Self.rsaSignatureSHA256, of: Self.challenge, with: key, digest: nil)
+                == "RSA-ISO9796-2-SHA-256")
     }
 
-    func testRSASignatureOfAnotherChallengeOrAlteredFails() throws {
+    @Test("an RSA signature of another challenge, altered, cut short, all ones or empty does not verify")
+    func rsaSignatureOfAnotherChallengeOrAlteredFails() throws {
         let key = try ActiveAuthentication.PublicKey(dataGroup15: Self.rsaDataGroup15)
-        XCTAssertNil(
-            ActiveAuthentication.verify(Self.rsaSignatureSHA1, of: [8, 7, 6, 5, 4, 3, 2, 1], with: key, digest: nil))
+        #expect(
+            ActiveAuthentication.verify(Self.rsaSignatureSHA1, of: [8, 7, 6, 5, 4, 3, 2, 1], with: key, digest: nil)
+                == nil)
         var altered = Self.rsaSignatureSHA1
         altered[40] ^= 0x01
-        XCTAssertNil(ActiveAuthentication.verify(altered, of: Self.challenge, with: key, digest: nil))
-        XCTAssertNil(ActiveAuthentication.verify(Array(altered.dropLast()), of: Self.challenge, with: key, digest: nil))
-        XCTAssertNil(
+        #expect(ActiveAuthentication.verify(altered, of: Self.challenge, with: key, digest: nil) == nil)
+        #expect(
+            ActiveAuthentication.verify(Array(altered.dropLast()), of: Self.challenge, with: key, digest: nil) == nil)
+        #expect(
             ActiveAuthentication.verify(
-                [UInt8](repeating: 0xFF, count: 128), of: Self.challenge, with: key, digest: nil))
-        XCTAssertNil(ActiveAuthentication.verify([], of: Self.challenge, with: key, digest: nil))
+                [UInt8](repeating: 0xFF, count: 128), of: Self.challenge, with: key, digest: nil) == nil)
+        #expect(ActiveAuthentication.verify([], of: Self.challenge, with: key, digest: nil) == nil)
     }
 
-    func testPlainECDSASignatureVerifiesWithTheNamedHashOrByTrying() throws {
+    @Test("a plain ECDSA signature verifies with the hash DG14 names or, unnamed, by trying; not with another")
+    func plainECDSASignatureVerifiesWithTheNamedHashOrByTrying() throws {
         let key = try ActiveAuthentication.PublicKey(dataGroup15: Self.ecDataGroup15)
-        XCTAssertFalse(key.isRSA)
-        XCTAssertEqual(key.signatureLength, 64)
-        XCTAssertEqual(
-            ActiveAuthentication.verify(Self.ecSignature, of: Self.challenge, with: key, digest: .sha256),
-            "ECDSA-SHA-256")
-        XCTAssertEqual(
-            ActiveAuthentication.verify(Self.ecSignature, of: Self.challenge, with: key, digest: nil), "ECDSA-SHA-256")
-        XCTAssertNil(ActiveAuthentication.verify(Self.ecSignature, of: Self.challenge, with: key, digest: .sha1))
+        #expect(!key.isRSA)
+        #expect(key.signatureLength == 64)
+        #expect(
+            ActiveAuthentication.verify(Self.ecSignature, of: Self.challenge, with: key, digest: .sha256)
+                == "ECDSA-SHA-256")
+        #expect(
+            ActiveAuthentication.verify(Self.ecSignature, of: Self.challenge, with: key, digest: nil) == "ECDSA-SHA-256"
+        )
+        #expect(ActiveAuthentication.verify(Self.ecSignature, of: Self.challenge, with: key, digest: .sha1) == nil)
         var altered = Self.ecSignature
         altered[63] ^= 0x80
-        XCTAssertNil(ActiveAuthentication.verify(altered, of: Self.challenge, with: key, digest: nil))
-        XCTAssertNil(ActiveAuthentication.verify(Self.ecSignature, of: [0], with: key, digest: nil))
+        #expect(ActiveAuthentication.verify(altered, of: Self.challenge, with: key, digest: nil) == nil)
+        #expect(ActiveAuthentication.verify(Self.ecSignature, of: [0], with: key, digest: nil) == nil)
     }
 
-    func testDataGroup14OffersAESChipAuthenticationAndNamesTheSignatureHash() throws {
+    @Test("DG14 offers AES-128 Chip Authentication on its explicit curve and names the signature hash")
+    func dataGroup14OffersAESChipAuthenticationAndNamesTheSignatureHash() throws {
         let options = try SecurityOptions(dataGroup14: Self.dataGroup14)
-        XCTAssertEqual(options.activeAuthenticationDigest, .sha256)
+        #expect(options.activeAuthenticationDigest == .sha256)
         guard case .supported(let key) = options.chipAuthentication else {
-            return XCTFail("no Chip Authentication key: \(options.chipAuthentication)")
+            Issue.record("no Chip Authentication key: \(options.chipAuthentication)")
+            return
         }
-        XCTAssertEqual(key.algorithm, "ECDH-AES-128")
-        XCTAssertEqual(key.cipher, .aes)
-        XCTAssertNil(key.keyID)
-        XCTAssertEqual(key.publicPoint, Self.chipAuthenticationPoint)
+        #expect(key.algorithm == "ECDH-AES-128")
+        #expect(key.cipher == .aes)
+        #expect(key.keyID == nil)
+        #expect(key.publicPoint == Self.chipAuthenticationPoint)
         // Explicit parameters are read as the curve they describe.
         let agreement = try ChipAuthentication.Agreement(key: key)
-        XCTAssertEqual(agreement.curve.fieldSize, 32)
-        XCTAssertTrue(agreement.curve.isValidPoint(agreement.publicKey))
+        #expect(agreement.curve.fieldSize == 32)
+        #expect(agreement.curve.isValidPoint(agreement.publicKey))
     }
 
-    func testAKeyWithNoProtocolListedRunsWith3DESAndDiffieHellmanIsNotRun() throws {
+    @Test("a key with no protocol listed runs with 3DES; a Diffie-Hellman key is not run")
+    func aKeyWithNoProtocolListedRunsWith3DESAndDiffieHellmanIsNotRun() throws {
         let elements = try TLV.sequence(Self.dataGroup14[...])[0].value
         let infos = try TLV.sequence(try TLV.sequence(elements)[0].value)
         let publicKeyInfo = TLV.encode(tag: 0x30, value: Array(infos[1].value))
@@ -112,41 +122,49 @@ final class ChipAuthenticityTests: XCTestCase {
         }
 
         guard case .supported(let key) = try SecurityOptions(dataGroup14: dataGroup14(publicKeyInfo)).chipAuthentication
-        else { return XCTFail("a lone ECDH key is not run") }
-        XCTAssertEqual(key.algorithm, "ECDH-3DES")
+        else {
+            Issue.record("a lone ECDH key is not run")
+            return
+        }
+        #expect(key.algorithm == "ECDH-3DES")
 
         var diffieHellman = publicKeyInfo
         // id-PK-DH instead of id-PK-ECDH.
-        let arc = diffieHellman.firstIndex(of: 0x06)! + 2 + 8
+        let arc = try #require(diffieHellman.firstIndex(of: 0x06)) + 2 + 8
         diffieHellman[arc] = 0x01
         guard case .unsupported = try SecurityOptions(dataGroup14: dataGroup14(diffieHellman)).chipAuthentication else {
-            return XCTFail("a Diffie-Hellman key is offered as supported")
+            Issue.record("a Diffie-Hellman key is offered as supported")
+            return
         }
-        XCTAssertEqual(try SecurityOptions(dataGroup14: dataGroup14([])).chipAuthentication, .none)
+        #expect(try SecurityOptions(dataGroup14: dataGroup14([])).chipAuthentication == .none)
     }
 
     /// After Chip Authentication, the chip's first answer is the proof; a copied chip must not pass
     /// by answering success in the clear, which carries no MAC.
-    func testPlainSuccessUnderSecureMessagingIsRejected() throws {
+    @Test("under secure messaging, success in the clear is refused and an error status passes")
+    func plainSuccessUnderSecureMessagingIsRejected() throws {
         var messaging = SecureMessaging(
             cipher: .aes, encryptionKey: [UInt8](repeating: 1, count: 16), macKey: [UInt8](repeating: 2, count: 16),
             sendSequenceCounter: 0)
-        XCTAssertThrowsError(try messaging.unprotect(ResponseAPDU(data: [], sw: 0x9000), step: "SELECT DG14"))
-        XCTAssertEqual(try messaging.unprotect(ResponseAPDU(data: [], sw: 0x6988), step: "SELECT DG14").sw, 0x6988)
+        #expect(throws: (any Error).self) {
+            try messaging.unprotect(ResponseAPDU(data: [], sw: 0x9000), step: "SELECT DG14")
+        }
+        #expect(try messaging.unprotect(ResponseAPDU(data: [], sw: 0x6988), step: "SELECT DG14").sw == 0x6988)
     }
 
-    func testDataGroupsFourteenAndFifteenAreReadWhereEFCOMListsThem() {
+    @Test("DG14 is read first and DG15 last when EF.COM lists them, and neither when it does not")
+    func dataGroupsFourteenAndFifteenAreReadWhereEFCOMListsThem() {
         let files: [LDSFile] = [.common, .dg1, .dg2, .securityObject]
         let both: [UInt8] = [0x60, 0x0D, 0x5F, 0x01, 0x04] + Array("0107".utf8) + [0x5C, 0x04, 0x61, 0x75, 0x6E, 0x6F]
-        XCTAssertEqual(
-            PassportReader.plan(files, listedIn: both), [.common, .dg14, .dg1, .dg2, .dg15, .securityObject])
+        #expect(PassportReader.plan(files, listedIn: both) == [.common, .dg14, .dg1, .dg2, .dg15, .securityObject])
         let neither: [UInt8] = [0x60, 0x04, 0x5C, 0x02, 0x61, 0x75]
-        XCTAssertEqual(PassportReader.plan(files, listedIn: neither), files)
-        XCTAssertEqual(PassportReader.plan(files, listedIn: [0x00]), files)
-        XCTAssertEqual(PassportReader.plan([.common, .dg1], listedIn: both), [.common, .dg14, .dg1, .dg15])
+        #expect(PassportReader.plan(files, listedIn: neither) == files)
+        #expect(PassportReader.plan(files, listedIn: [0x00]) == files)
+        #expect(PassportReader.plan([.common, .dg1], listedIn: both) == [.common, .dg14, .dg1, .dg15])
     }
 
-    func testMutatedDataGroupsFourteenAndFifteenNeverCrash() {
+    @Test("seeded mutations of DG14 and DG15 never crash their parsers, key agreement or verification")
+    func mutatedDataGroupsFourteenAndFifteenNeverCrash() {
         var generator = HostileChipDataTests.Generator(state: 14_15)
         for seed in [Self.dataGroup14, Self.rsaDataGroup15, Self.ecDataGroup15] {
             for bytes in HostileChipDataTests.mutations(of: seed, count: 1500, generator: &generator) {

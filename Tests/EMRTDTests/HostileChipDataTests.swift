@@ -1,10 +1,11 @@
-import XCTest
+import Testing
 
 @testable import EMRTD
 
 /// A chip is untrusted input: whatever bytes it returns, the parsers throw or return, never crash
 /// or run away. Seeded random mutations of well-formed files, plus hand-made edge cases.
-final class HostileChipDataTests: XCTestCase {
+@Suite("Hostile chip data")
+struct HostileChipDataTests {
     /// A small deterministic generator (SplitMix64), so failures reproduce.
     struct Generator: RandomNumberGenerator {
         var state: UInt64
@@ -51,7 +52,8 @@ final class HostileChipDataTests: XCTestCase {
         }
     }
 
-    func testMutatedDataGroupsNeverCrashTheParsers() {
+    @Test("seeded mutations of DG1 and DG2 never crash TLV, face, file length, SOD or MRZ parsing")
+    func mutatedDataGroupsNeverCrashTheParsers() {
         var generator = Generator(state: 9303)
         for seed in [Self.dg1, Self.dg2] {
             for bytes in Self.mutations(of: seed, count: 3000, generator: &generator) {
@@ -68,7 +70,8 @@ final class HostileChipDataTests: XCTestCase {
         }
     }
 
-    func testMutatedCardAccessAndPACEAnswersNeverCrash() {
+    @Test("seeded mutations of EF.CardAccess and of each PACE answer never crash")
+    func mutatedCardAccessAndPACEAnswersNeverCrash() throws {
         var generator = Generator(state: 11)
         for bytes in Self.mutations(
             of: bytes("31143012060A04007F0007020204020202010202010D"), count: 3000, generator: &generator)
@@ -77,8 +80,8 @@ final class HostileChipDataTests: XCTestCase {
         }
         // Each answer of the Appendix G.1 exchange mutated in turn; the others as the chip sent them.
         let exchange = PACEWorkedExampleTests.exchange
-        let info = try! PACEInfo.supported(inCardAccess: bytes("31143012060A04007F0007020204020202010202010D"))[0]
-        let key = try! MRZKey(documentNumber: "T22000129", dateOfBirth: "640812", dateOfExpiry: "101031")
+        let info = try PACEInfo.supported(inCardAccess: bytes("31143012060A04007F0007020204020202010202010D"))[0]
+        let key = try MRZKey(documentNumber: "T22000129", dateOfBirth: "640812", dateOfExpiry: "101031")
         let picked = PACE.TerminalRandom(
             mappingKey: bytes("7F4EF07B9EA82FD78AD689B38D0BC78CF21F249D953BC46F4C6E19259C010F99"),
             ephemeralKey: bytes("A73FB703AC1436A18E0CFA5ABB3F7BEC7A070E7A6788486BEE230C4A22762595"))
@@ -93,28 +96,32 @@ final class HostileChipDataTests: XCTestCase {
         }
     }
 
-    func testWellFormedSeedsParse() throws {
+    @Test("the well-formed seeds parse: the MRZ's surname and a JPEG face")
+    func wellFormedSeedsParse() throws {
         let contents = ChipContents(
             files: [.dg1: Self.dg1, .dg2: Self.dg2], accessControl: "BAC", commandCount: 0, timings: [])
-        XCTAssertEqual(try contents.mrz().surname, "ERIKSSON")
-        XCTAssertEqual(try contents.face().format, .jpeg)
+        #expect(try contents.mrz().surname == "ERIKSSON")
+        #expect(try contents.face().format == .jpeg)
     }
 
-    func testEdgeCases() {
+    @Test("lengths past the end or too long, empty and cut files are refused; odd object identifiers are empty")
+    func edgeCases() {
         // Lengths that claim more than there is, or use more length bytes than allowed.
-        XCTAssertThrowsError(try TLV.parse([0x61, 0x84, 0xFF, 0xFF, 0xFF, 0xFF][...], at: 0))
-        XCTAssertThrowsError(try TLV.parse([0x61, 0x82, 0xFF, 0xFF, 0x00][...], at: 0))
-        XCTAssertThrowsError(try TLV.parse([0x5F][...], at: 0))
-        XCTAssertThrowsError(try TLV.parse([0x5F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00][...], at: 0))
-        XCTAssertThrowsError(try PassportReader.fileLength([0x75, 0x85, 1, 2, 3, 4, 5], file: "DG2"))
-        XCTAssertThrowsError(try PassportReader.fileLength([0x75], file: "DG2"))
-        XCTAssertThrowsError(try SecurityObject(file: []))
-        XCTAssertThrowsError(try SecurityObject(file: [0x77, 0x03, 0x30, 0x01, 0x00]))
-        XCTAssertThrowsError(try FaceImage(dataGroup2: [0x75, 0x03, 0x5F, 0x2E, 0x00]))
-        XCTAssertThrowsError(try MRZ(String(repeating: "<", count: 87)))
-        XCTAssertEqual(
-            ObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]), "2.16.840.1.101.3.4.2.1")
-        XCTAssertEqual(ObjectIdentifier.dotted([]), "")
-        XCTAssertEqual(ObjectIdentifier.dotted([0xFF, 0xFF]), "")
+        #expect(throws: (any Error).self) { try TLV.parse([0x61, 0x84, 0xFF, 0xFF, 0xFF, 0xFF][...], at: 0) }
+        #expect(throws: (any Error).self) { try TLV.parse([0x61, 0x82, 0xFF, 0xFF, 0x00][...], at: 0) }
+        #expect(throws: (any Error).self) { try TLV.parse([0x5F][...], at: 0) }
+        #expect(throws: (any Error).self) {
+            try TLV.parse([0x5F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00][...], at: 0)
+        }
+        #expect(throws: (any Error).self) { try PassportReader.fileLength([0x75, 0x85, 1, 2, 3, 4, 5], file: "DG2") }
+        #expect(throws: (any Error).self) { try PassportReader.fileLength([0x75], file: "DG2") }
+        #expect(throws: (any Error).self) { try SecurityObject(file: []) }
+        #expect(throws: (any Error).self) { try SecurityObject(file: [0x77, 0x03, 0x30, 0x01, 0x00]) }
+        #expect(throws: (any Error).self) { try FaceImage(dataGroup2: [0x75, 0x03, 0x5F, 0x2E, 0x00]) }
+        #expect(throws: (any Error).self) { try MRZ(String(repeating: "<", count: 87)) }
+        #expect(
+            ObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]) == "2.16.840.1.101.3.4.2.1")
+        #expect(ObjectIdentifier.dotted([]) == "")
+        #expect(ObjectIdentifier.dotted([0xFF, 0xFF]) == "")
     }
 }

@@ -1,29 +1,35 @@
-import XCTest
+import Testing
 
 @testable import EMRTD
 
 /// The worked example of ICAO Doc 9303-11, Appendix D: key derivation, Basic Access Control and
 /// secure messaging, byte for byte.
-final class ICAOWorkedExampleTests: XCTestCase {
-    let key = try! MRZKey(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+@Suite("ICAO worked example: Basic Access Control and secure messaging")
+struct ICAOWorkedExampleTests {
+    let key: MRZKey
 
-    func testKeySeedAndBasicAccessKeys() throws {
-        XCTAssertEqual(key.keySeedInput, "L898902C<369080619406236")
+    init() throws {
+        key = try MRZKey(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+    }
+
+    @Test("the key seed and the Basic Access Control keys are those of Appendix D")
+    func keySeedAndBasicAccessKeys() throws {
+        #expect(key.keySeedInput == "L898902C<369080619406236")
         let seed = try key.keySeed()
-        XCTAssertEqual(seed.hexString, "239AB9CB282DAF66231DC5A4DF6BFBAE")
-        XCTAssertEqual(
-            try KeyDerivation.tripleDESKey(seed: seed, counter: 1).hexString, "AB94FDECF2674FDFB9B391F85D7F76F2")
-        XCTAssertEqual(
-            try KeyDerivation.tripleDESKey(seed: seed, counter: 2).hexString, "7962D9ECE03D1ACD4C76089DCE131543")
+        #expect(seed.hexString == "239AB9CB282DAF66231DC5A4DF6BFBAE")
+        #expect(try KeyDerivation.tripleDESKey(seed: seed, counter: 1).hexString == "AB94FDECF2674FDFB9B391F85D7F76F2")
+        #expect(try KeyDerivation.tripleDESKey(seed: seed, counter: 2).hexString == "7962D9ECE03D1ACD4C76089DCE131543")
     }
 
-    func testCheckDigits() {
-        XCTAssertEqual(MRZKey.checkDigit("L898902C<"), 3)
-        XCTAssertEqual(MRZKey.checkDigit("690806"), 1)
-        XCTAssertEqual(MRZKey.checkDigit("940623"), 6)
+    @Test("the check digits of the document number, birth date and expiry date")
+    func checkDigits() {
+        #expect(MRZKey.checkDigit("L898902C<") == 3)
+        #expect(MRZKey.checkDigit("690806") == 1)
+        #expect(MRZKey.checkDigit("940623") == 6)
     }
 
-    func testBasicAccessControlAndSecureMessaging() throws {
+    @Test("Basic Access Control, then SELECT and READ BINARY under secure messaging, byte for byte")
+    func basicAccessControlAndSecureMessaging() throws {
         let chip = ScriptedChannel([
             ("0084000008", "4608F919887022129000"),
             (
@@ -41,24 +47,25 @@ final class ICAOWorkedExampleTests: XCTestCase {
         try BasicAccessControl.authenticate(
             session, key: key,
             random: .init(nonce: bytes("781723860C06C226"), keyMaterial: bytes("0B795240CB7049B01C19B33E32804F0B")))
-        let messaging = try XCTUnwrap(session.secureMessaging)
-        XCTAssertEqual(messaging.encryptionKey.hexString, "979EC13B1CBFE9DCD01AB0FED307EAE5")
-        XCTAssertEqual(messaging.macKey.hexString, "F1CB1F1FB5ADF208806B89DC579DC1F8")
-        XCTAssertEqual(messaging.counterBytes.hexString, "887022120C06C226")
+        let messaging = try #require(session.secureMessaging)
+        #expect(messaging.encryptionKey.hexString == "979EC13B1CBFE9DCD01AB0FED307EAE5")
+        #expect(messaging.macKey.hexString == "F1CB1F1FB5ADF208806B89DC579DC1F8")
+        #expect(messaging.counterBytes.hexString == "887022120C06C226")
 
         let selected = try session.send(
             CommandAPDU(cla: 0, ins: 0xA4, p1: 2, p2: 0x0C, data: [0x01, 0x1E]), step: "SELECT EF.COM")
-        XCTAssertEqual(selected, ResponseAPDU(data: [], sw: 0x9000))
+        #expect(selected == ResponseAPDU(data: [], sw: 0x9000))
         let head = try session.send(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 4), step: "READ")
-        XCTAssertEqual(head.data.hexString, "60145F01")
-        XCTAssertEqual(try PassportReader.fileLength(head.data, file: "COM"), 22)
+        #expect(head.data.hexString == "60145F01")
+        #expect(try PassportReader.fileLength(head.data, file: "COM") == 22)
         let rest = try session.send(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 4, expectedLength: 18), step: "READ")
-        XCTAssertEqual(rest.data.hexString, "04303130365F36063034303030305C026175")
-        XCTAssertEqual(session.secureMessaging?.counterBytes.hexString, "887022120C06C22C")
-        XCTAssertTrue(chip.isExhausted)
+        #expect(rest.data.hexString == "04303130365F36063034303030305C026175")
+        #expect(session.secureMessaging?.counterBytes.hexString == "887022120C06C22C")
+        #expect(chip.isExhausted)
     }
 
-    func testWrongResponseMACIsRejected() throws {
+    @Test("an answer with a wrong MAC is a secure messaging error")
+    func wrongResponseMACIsRejected() throws {
         let chip = ScriptedChannel([
             ("0084000008", "4608F919887022129000"),
             (
@@ -71,23 +78,21 @@ final class ICAOWorkedExampleTests: XCTestCase {
         try BasicAccessControl.authenticate(
             session, key: key,
             random: .init(nonce: bytes("781723860C06C226"), keyMaterial: bytes("0B795240CB7049B01C19B33E32804F0B")))
-        XCTAssertThrowsError(
+        let error = #expect(throws: ChipError.self) {
             try session.send(CommandAPDU(cla: 0, ins: 0xA4, p1: 2, p2: 0x0C, data: [0x01, 0x1E]), step: "SELECT")
-        ) { error in
-            guard case ChipError.secureMessaging = error else { return XCTFail("\(error)") }
         }
+        if let error { #expect(error.isSecureMessaging, "\(error)") }
     }
 
-    func testWrongKeyIsAccessDenied() throws {
+    @Test("a wrong key is access denied (6300)")
+    func wrongKeyIsAccessDenied() throws {
         let chip = ScriptedChannel([("0084000008", "4608F919887022129000"), (nil, "6300")])
         let session = ChipSession(channel: chip)
         let other = try MRZKey(documentNumber: "X1234567", dateOfBirth: "690806", dateOfExpiry: "940623")
-        XCTAssertThrowsError(
+        #expect(throws: ChipError.accessDenied(sw: 0x6300)) {
             try BasicAccessControl.authenticate(
                 session, key: other,
                 random: .init(nonce: bytes("781723860C06C226"), keyMaterial: bytes("0B795240CB7049B01C19B33E32804F0B")))
-        ) { error in
-            XCTAssertEqual(error as? ChipError, .accessDenied(sw: 0x6300))
         }
     }
 }
@@ -103,9 +108,16 @@ final class ScriptedChannel: CardChannel {
         guard !script.isEmpty else { throw CardChannelError(detail: "script exhausted", cardRemoved: true) }
         let step = script.removeFirst()
         if let expected = step.command {
-            XCTAssertEqual(command.hexString, expected)
+            #expect(command.hexString == expected)
         }
         return bytes(step.response)
+    }
+}
+
+extension ChipError {
+    /// Whether this is a secure messaging failure, at whatever step and for whatever reason.
+    var isSecureMessaging: Bool {
+        if case .secureMessaging = self { true } else { false }
     }
 }
 

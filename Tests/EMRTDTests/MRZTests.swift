@@ -1,63 +1,77 @@
-import XCTest
+import Testing
 
 @testable import EMRTD
 
-final class MRZTests: XCTestCase {
-    func testPassportTD3() throws {
+/// Machine readable zones, the chip's access key made from them, and the commands' encoding.
+@Suite("Machine readable zone and access key")
+struct MRZTests {
+    @Test("a passport's two-line MRZ (TD3) gives every field and the access key")
+    func passportTD3() throws {
         let mrz = try MRZ(
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10")
-        XCTAssertEqual(mrz.documentCode, "P")
-        XCTAssertEqual(mrz.issuingState, "UTO")
-        XCTAssertEqual(mrz.surname, "ERIKSSON")
-        XCTAssertEqual(mrz.givenNames, "ANNA MARIA")
-        XCTAssertEqual(mrz.documentNumber, "L898902C3")
-        XCTAssertEqual(mrz.nationality, "UTO")
-        XCTAssertEqual(mrz.dateOfBirth, "740812")
-        XCTAssertEqual(mrz.sex, "F")
-        XCTAssertEqual(mrz.dateOfExpiry, "120415")
-        XCTAssertEqual(mrz.optionalData, "ZE184226B")
-        XCTAssertTrue(mrz.checkDigitsValid)
-        XCTAssertEqual(try mrz.accessKey().keySeedInput, "L898902C3674081221204159")
+        #expect(mrz.documentCode == "P")
+        #expect(mrz.issuingState == "UTO")
+        #expect(mrz.surname == "ERIKSSON")
+        #expect(mrz.givenNames == "ANNA MARIA")
+        #expect(mrz.documentNumber == "L898902C3")
+        #expect(mrz.nationality == "UTO")
+        #expect(mrz.dateOfBirth == "740812")
+        #expect(mrz.sex == "F")
+        #expect(mrz.dateOfExpiry == "120415")
+        #expect(mrz.optionalData == "ZE184226B")
+        #expect(mrz.checkDigitsValid)
+        #expect(try mrz.accessKey().keySeedInput == "L898902C3674081221204159")
     }
 
-    func testIdentityCardTD1() throws {
+    @Test("an identity card's three-line MRZ (TD1) gives its fields")
+    func identityCardTD1() throws {
         let mrz = try MRZ(
             "I<UTOD231458907<<<<<<<<<<<<<<<7408122F1204159UTO<<<<<<<<<<<6ERIKSSON<<ANNA<MARIA<<<<<<<<<<")
-        XCTAssertEqual(mrz.documentCode, "I")
-        XCTAssertEqual(mrz.documentNumber, "D23145890")
-        XCTAssertEqual(mrz.dateOfBirth, "740812")
-        XCTAssertEqual(mrz.dateOfExpiry, "120415")
-        XCTAssertEqual(mrz.surname, "ERIKSSON")
-        XCTAssertEqual(mrz.givenNames, "ANNA MARIA")
-        XCTAssertTrue(mrz.checkDigitsValid)
+        #expect(mrz.documentCode == "I")
+        #expect(mrz.documentNumber == "D23145890")
+        #expect(mrz.dateOfBirth == "740812")
+        #expect(mrz.dateOfExpiry == "120415")
+        #expect(mrz.surname == "ERIKSSON")
+        #expect(mrz.givenNames == "ANNA MARIA")
+        #expect(mrz.checkDigitsValid)
     }
 
-    func testWrongLengthAndCharacters() {
-        XCTAssertThrowsError(try MRZ("P<UTO"))
-        XCTAssertThrowsError(try MRZ(String(repeating: "a!", count: 44)))
+    @Test("an MRZ of the wrong length or with other characters is refused")
+    func wrongLengthAndCharacters() {
+        #expect(throws: (any Error).self) { try MRZ("P<UTO") }
+        #expect(throws: (any Error).self) { try MRZ(String(repeating: "a!", count: 44)) }
     }
 
-    func testKeyValidation() {
-        XCTAssertThrowsError(try MRZKey(documentNumber: "", dateOfBirth: "690806", dateOfExpiry: "940623"))
-        XCTAssertThrowsError(try MRZKey(documentNumber: "L898902C", dateOfBirth: "691306", dateOfExpiry: "940623"))
-        XCTAssertThrowsError(try MRZKey(documentNumber: "L8989#2C", dateOfBirth: "690806", dateOfExpiry: "940623"))
-        XCTAssertEqual(
-            try MRZKey(documentNumber: "l898902c", dateOfBirth: "690806", dateOfExpiry: "940623").documentNumber,
-            "L898902C<")
+    @Test("an access key needs a document number and valid dates; the number is upper-cased and padded")
+    func keyValidation() throws {
+        #expect(throws: (any Error).self) {
+            try MRZKey(documentNumber: "", dateOfBirth: "690806", dateOfExpiry: "940623")
+        }
+        #expect(throws: (any Error).self) {
+            try MRZKey(documentNumber: "L898902C", dateOfBirth: "691306", dateOfExpiry: "940623")
+        }
+        #expect(throws: (any Error).self) {
+            try MRZKey(documentNumber: "L8989#2C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        }
+        #expect(
+            try MRZKey(documentNumber: "l898902c", dateOfBirth: "690806", dateOfExpiry: "940623").documentNumber
+                == "L898902C<")
     }
 
-    func testCommandEncoding() {
-        XCTAssertEqual(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 256).bytes.hexString, "00B0000000")
-        XCTAssertEqual(
-            CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 4000).bytes.hexString, "00B00000000FA0")
-        XCTAssertEqual(
+    @Test("commands encode Le as short or extended, as the length needs or when forced")
+    func commandEncoding() {
+        #expect(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 256).bytes.hexString == "00B0000000")
+        #expect(
+            CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 4000).bytes.hexString == "00B00000000FA0")
+        #expect(
             CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: [1, 2], expectedLength: 65536, forceExtended: true)
-                .bytes.hexString, "0CB0000000000201020000")
+                .bytes.hexString == "0CB0000000000201020000")
     }
 
-    func testFileLength() throws {
-        XCTAssertEqual(try PassportReader.fileLength([0x61, 0x5B, 0x5F, 0x1F], file: "DG1"), 0x5D)
-        XCTAssertEqual(try PassportReader.fileLength([0x75, 0x82, 0x4E, 0x20], file: "DG2"), 0x4E24)
-        XCTAssertEqual(try PassportReader.fileLength([0x77, 0x81, 0x90], file: "SOD"), 0x93)
+    @Test("a file's length is read from its first bytes, tag and length included")
+    func fileLength() throws {
+        #expect(try PassportReader.fileLength([0x61, 0x5B, 0x5F, 0x1F], file: "DG1") == 0x5D)
+        #expect(try PassportReader.fileLength([0x75, 0x82, 0x4E, 0x20], file: "DG2") == 0x4E24)
+        #expect(try PassportReader.fileLength([0x77, 0x81, 0x90], file: "SOD") == 0x93)
     }
 }

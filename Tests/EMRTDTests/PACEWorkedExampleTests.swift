@@ -1,13 +1,18 @@
-import XCTest
+import Testing
 
 @testable import EMRTD
 
 /// The PACE worked example of ICAO Doc 9303-11, Appendix G.1 (ECDH generic mapping on
 /// brainpoolP256r1, AES-128, the MRZ as password), byte for byte, then AES secure messaging
 /// with its session keys.
-final class PACEWorkedExampleTests: XCTestCase {
-    let key = try! MRZKey(documentNumber: "T22000129", dateOfBirth: "640812", dateOfExpiry: "101031")
+@Suite("ICAO worked example: PACE")
+struct PACEWorkedExampleTests {
+    let key: MRZKey
     let cardAccess = bytes("31143012060A04007F0007020204020202010202010D")
+
+    init() throws {
+        key = try MRZKey(documentNumber: "T22000129", dateOfBirth: "640812", dateOfExpiry: "101031")
+    }
 
     /// The exchange of Appendix G.1: MSE:Set AT and the four General Authenticate steps.
     static let exchange: [(String?, String)] = [
@@ -32,57 +37,61 @@ final class PACEWorkedExampleTests: XCTestCase {
         mappingKey: bytes("7F4EF07B9EA82FD78AD689B38D0BC78CF21F249D953BC46F4C6E19259C010F99"),
         ephemeralKey: bytes("A73FB703AC1436A18E0CFA5ABB3F7BEC7A070E7A6788486BEE230C4A22762595"))
 
-    func testCardAccessNamesECDHGenericMappingWithAES128OnBrainpoolP256() throws {
+    @Test("EF.CardAccess names ECDH generic mapping with AES-128 on brainpoolP256r1")
+    func cardAccessNamesECDHGenericMappingWithAES128OnBrainpoolP256() throws {
         let infos = try PACEInfo.supported(inCardAccess: cardAccess)
-        XCTAssertEqual(infos.count, 1)
-        let info = try XCTUnwrap(infos.first)
-        XCTAssertEqual(info.protocolIdentifier.hexString, "04007F00070202040202")
-        XCTAssertEqual(info.parameterID, 13)
-        XCTAssertEqual(info.cipher, .aes)
-        XCTAssertEqual(info.keyLength, 16)
-        XCTAssertFalse(info.namesParameters)
+        #expect(infos.count == 1)
+        let info = try #require(infos.first)
+        #expect(info.protocolIdentifier.hexString == "04007F00070202040202")
+        #expect(info.parameterID == 13)
+        #expect(info.cipher == .aes)
+        #expect(info.keyLength == 16)
+        #expect(!info.namesParameters)
     }
 
-    func testPasswordKeyAndNonce() throws {
-        let info = try XCTUnwrap(try PACEInfo.supported(inCardAccess: cardAccess).first)
+    @Test("the password, the key derived from it and the decrypted nonce are those of Appendix G.1")
+    func passwordKeyAndNonce() throws {
+        let info = try #require(try PACEInfo.supported(inCardAccess: cardAccess).first)
         let password = try AccessKey.mrz(key).pacePassword()
-        XCTAssertEqual(key.keySeedInput, "T22000129364081251010318")
-        XCTAssertEqual(password.hexString, "7E2D2A41C74EA0B38CD36F863939BFA8E9032AAD")
+        #expect(key.keySeedInput == "T22000129364081251010318")
+        #expect(password.hexString == "7E2D2A41C74EA0B38CD36F863939BFA8E9032AAD")
         let passwordKey = try PACE.deriveKey(password, counter: 3, info: info)
-        XCTAssertEqual(passwordKey.hexString, "89DED1B26624EC1E634C1989302849DD")
-        XCTAssertEqual(
-            try PACE.decryptNonce(bytes("95A3A016522EE98D01E76CB6B98B42C3"), key: passwordKey, info: info).hexString,
-            "3F00C4D39D153F2B2A214A078D899B22")
+        #expect(passwordKey.hexString == "89DED1B26624EC1E634C1989302849DD")
+        #expect(
+            try PACE.decryptNonce(bytes("95A3A016522EE98D01E76CB6B98B42C3"), key: passwordKey, info: info).hexString
+                == "3F00C4D39D153F2B2A214A078D899B22")
     }
 
-    func testMappingAndKeyAgreement() throws {
+    @Test("the mapping, the mapped generator and the shared secret are those of Appendix G.1")
+    func mappingAndKeyAgreement() throws {
         let curve = try EllipticCurve(parameterID: 13)
         let chipMappingPublic = bytes(
             "04824FBA91C9CBE26BEF53A0EBE7342A3BF178CEA9F45DE0B70AA601651FBA3F57"
                 + "30D8C879AAA9C9F73991E61B58F4D52EB87A0A0C709A49DC63719363CCD13C54")
-        XCTAssertEqual(
-            try curve.multiplyGenerator(by: terminalRandom.mappingKey).hexString,
-            "047ACF3EFC982EC45565A4B155129EFBC74650DCBFA6362D896FC70262E0C2CC5E"
+        #expect(
+            try curve.multiplyGenerator(by: terminalRandom.mappingKey).hexString
+                == "047ACF3EFC982EC45565A4B155129EFBC74650DCBFA6362D896FC70262E0C2CC5E"
                 + "544552DCB6725218799115B55C9BAA6D9F6BC3A9618E70C25AF71777A9C4922D")
         let shared = try curve.multiply(chipMappingPublic, by: terminalRandom.mappingKey)
-        XCTAssertEqual(
-            shared.hexString,
-            "0460332EF2450B5D247EF6D3868397D398852ED6E8CAF6FFEEF6BF85CA57057FD5"
+        #expect(
+            shared.hexString
+                == "0460332EF2450B5D247EF6D3868397D398852ED6E8CAF6FFEEF6BF85CA57057FD5"
                 + "0840CA7415BAF3E43BD414D35AA4608B93A2CAF3A4E3EA4E82C9C13D03EB7181")
         let generator = try curve.multiplyGenerator(by: bytes("3F00C4D39D153F2B2A214A078D899B22"), adding: shared)
-        XCTAssertEqual(
-            generator.hexString,
-            "048CED63C91426D4F0EB1435E7CB1D74A46723A0AF21C89634F65A9AE87A9265E2"
+        #expect(
+            generator.hexString
+                == "048CED63C91426D4F0EB1435E7CB1D74A46723A0AF21C89634F65A9AE87A9265E2"
                 + "8C879506743F8611AC33645C5B985C80B5F09A0B83407C1B6A4D857AE76FE522")
         let chipEphemeralPublic = bytes(
             "049E880F842905B8B3181F7AF7CAA9F0EFB743847F44A306D2D28C1D9EC65DF6DB"
                 + "7764B22277A2EDDC3C265A9F018F9CB852E111B768B326904B59A0193776F094")
-        XCTAssertEqual(
-            curve.xCoordinate(try curve.multiply(chipEphemeralPublic, by: terminalRandom.ephemeralKey)).hexString,
-            "28768D20701247DAE81804C9E780EDE582A9996DB4A315020B2733197DB84925")
+        #expect(
+            curve.xCoordinate(try curve.multiply(chipEphemeralPublic, by: terminalRandom.ephemeralKey)).hexString
+                == "28768D20701247DAE81804C9E780EDE582A9996DB4A315020B2733197DB84925")
     }
 
-    func testFullExchangeThenAESSecureMessaging() throws {
+    @Test("the whole exchange, then SELECT and READ BINARY under AES secure messaging, byte for byte")
+    func fullExchangeThenAESSecureMessaging() throws {
         let chip = ScriptedChannel(
             Self.exchange + [
                 // SELECT EF.COM and READ BINARY of its first 4 bytes under AES secure messaging.
@@ -96,81 +105,87 @@ final class PACEWorkedExampleTests: XCTestCase {
                 ),
             ])
         let session = ChipSession(channel: chip)
-        let info = try XCTUnwrap(try PACEInfo.supported(inCardAccess: cardAccess).first)
+        let info = try #require(try PACEInfo.supported(inCardAccess: cardAccess).first)
         let picked = terminalRandom
         try PACE.authenticate(session, key: .mrz(key), info: info, random: { _ throws(ChipError) in picked })
-        let messaging = try XCTUnwrap(session.secureMessaging)
-        XCTAssertEqual(messaging.cipher, .aes)
-        XCTAssertEqual(messaging.encryptionKey.hexString, "F5F0E35C0D7161EE6724EE513A0D9A7F")
-        XCTAssertEqual(messaging.macKey.hexString, "FE251C7858B356B24514B3BD5F4297D1")
-        XCTAssertEqual(messaging.counterBytes.hexString, String(repeating: "0", count: 32))
+        let messaging = try #require(session.secureMessaging)
+        #expect(messaging.cipher == .aes)
+        #expect(messaging.encryptionKey.hexString == "F5F0E35C0D7161EE6724EE513A0D9A7F")
+        #expect(messaging.macKey.hexString == "FE251C7858B356B24514B3BD5F4297D1")
+        #expect(messaging.counterBytes.hexString == String(repeating: "0", count: 32))
 
         let selected = try session.send(
             CommandAPDU(cla: 0, ins: 0xA4, p1: 2, p2: 0x0C, data: [0x01, 0x1E]), step: "SELECT EF.COM")
-        XCTAssertEqual(selected, ResponseAPDU(data: [], sw: 0x9000))
+        #expect(selected == ResponseAPDU(data: [], sw: 0x9000))
         let head = try session.send(CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, expectedLength: 4), step: "READ")
-        XCTAssertEqual(head.data.hexString, "60145F01")
-        XCTAssertTrue(chip.isExhausted)
+        #expect(head.data.hexString == "60145F01")
+        #expect(chip.isExhausted)
     }
 
-    func testWrongPasswordIsAccessDenied() throws {
+    @Test("a wrong password is access denied (6300)")
+    func wrongPasswordIsAccessDenied() throws {
         // Another document number gives another nonce and so other keys: the chip refuses the
         // terminal's token.
         let other = try MRZKey(documentNumber: "T22000130", dateOfBirth: "640812", dateOfExpiry: "101031")
         let chip = ScriptedChannel(
             Array(Self.exchange.prefix(2)) + [(nil, Self.exchange[2].1), (nil, Self.exchange[3].1), (nil, "6300")])
-        let info = try XCTUnwrap(try PACEInfo.supported(inCardAccess: cardAccess).first)
+        let info = try #require(try PACEInfo.supported(inCardAccess: cardAccess).first)
         let picked = terminalRandom
-        XCTAssertThrowsError(
+        #expect(throws: ChipError.accessDenied(sw: 0x6300)) {
             try PACE.authenticate(
                 ChipSession(channel: chip), key: .mrz(other), info: info, random: { _ throws(ChipError) in picked })
-        ) { error in
-            XCTAssertEqual(error as? ChipError, .accessDenied(sw: 0x6300))
         }
     }
 
-    func testAChipKeyOffTheCurveIsRejected() throws {
+    @Test("a chip mapping key that is not a point of the curve is a secure messaging error")
+    func aChipKeyOffTheCurveIsRejected() throws {
         var exchange = Array(Self.exchange.prefix(2))
         // The chip's mapping key with one bit of y flipped: no longer a point of the curve.
         var offCurve = bytes(Self.exchange[2].1)
         offCurve[offCurve.count - 3] ^= 0x01
         exchange.append((nil, offCurve.hexString))
-        let info = try XCTUnwrap(try PACEInfo.supported(inCardAccess: cardAccess).first)
+        let info = try #require(try PACEInfo.supported(inCardAccess: cardAccess).first)
         let picked = terminalRandom
-        XCTAssertThrowsError(
+        let error = #expect(throws: ChipError.self) {
             try PACE.authenticate(
                 ChipSession(channel: ScriptedChannel(exchange)), key: .mrz(key), info: info,
                 random: { _ throws(ChipError) in picked })
-        ) { error in
-            guard case ChipError.secureMessaging = error else { return XCTFail("\(error)") }
         }
+        if let error { #expect(error.isSecureMessaging, "\(error)") }
     }
 
-    func testCardAccessWithSeveralSetUpsNamesTheParameters() throws {
+    @Test("EF.CardAccess with several PACE set-ups lists those it can run, with the parameters they name")
+    func cardAccessWithSeveralSetUpsNamesTheParameters() throws {
         // Two PACEInfos (AES-128 on P-256, AES-256 on brainpoolP384r1) and a Chip Authentication info.
         let access = bytes(
             "313C" + "3012060A04007F0007020204020202010202010C" + "3012060A04007F00070202040204020102020110"
                 + "3012060A04007F00070202030202020101020101")
         let infos = try PACEInfo.supported(inCardAccess: access)
-        XCTAssertEqual(infos.map(\.parameterID), [16, 12])
-        XCTAssertEqual(infos.map(\.keyLength), [32, 16])
-        XCTAssertTrue(infos.allSatisfy(\.namesParameters))
+        #expect(infos.map(\.parameterID) == [16, 12])
+        #expect(infos.map(\.keyLength) == [32, 16])
+        #expect(infos.allSatisfy { $0.namesParameters })
     }
 
-    func testCardAccessWithOnlyUnsupportedSetUpsOffersNothing() throws {
+    @Test("EF.CardAccess with only set-ups that are not run here offers nothing; one that is not DER is refused")
+    func cardAccessWithOnlyUnsupportedSetUpsOffersNothing() throws {
         // DH generic mapping (id-PACE-DH-GM-AES-CBC-CMAC-128) with parameter 2: not run here.
         let access = bytes("3114" + "3012060A04007F00070202040102020102020102")
-        XCTAssertEqual(try PACEInfo.supported(inCardAccess: access), [])
-        XCTAssertThrowsError(try PACEInfo.supported(inCardAccess: bytes("3003020102")))
+        #expect(try PACEInfo.supported(inCardAccess: access) == [])
+        #expect(throws: (any Error).self) { try PACEInfo.supported(inCardAccess: bytes("3003020102")) }
     }
 
-    func testCardAccessNumberIsSixDigits() throws {
-        XCTAssertEqual(try AccessKey.cardAccessNumber(checking: "123 456"), .cardAccessNumber("123456"))
-        XCTAssertEqual(try AccessKey.cardAccessNumber(checking: "123456").passwordReference, 2)
-        XCTAssertEqual(try AccessKey.cardAccessNumber(checking: "123456").pacePassword(), Array("123456".utf8))
-        for bad in ["12345", "1234567", "12345A", "", "１２３４５６"] {
-            XCTAssertThrowsError(try AccessKey.cardAccessNumber(checking: bad), bad)
-        }
+    @Test("a card access number of six digits, spaces removed, is password 2 in ASCII")
+    func cardAccessNumberIsSixDigits() throws {
+        #expect(try AccessKey.cardAccessNumber(checking: "123 456") == .cardAccessNumber("123456"))
+        #expect(try AccessKey.cardAccessNumber(checking: "123456").passwordReference == 2)
+        #expect(try AccessKey.cardAccessNumber(checking: "123456").pacePassword() == Array("123456".utf8))
+    }
+
+    @Test(
+        "a card access number of other than six ASCII digits is refused",
+        arguments: ["12345", "1234567", "12345A", "", "１２３４５６"])
+    func cardAccessNumberOfOtherThanSixDigitsIsRefused(bad: String) {
+        #expect(throws: (any Error).self, "\(bad)") { try AccessKey.cardAccessNumber(checking: bad) }
     }
 
     /// A chip that lists PACE, then breaks it off at step 1, before it answers BAC's GET CHALLENGE with `challengeAnswer`.
@@ -193,19 +208,18 @@ final class PACEWorkedExampleTests: XCTestCase {
         return (reader, chip)
     }
 
-    func testBrokenPACEFallsBackToBasicAccessControl() {
+    @Test("when PACE breaks off, Basic Access Control runs and its verdict is the one reported")
+    func brokenPACEFallsBackToBasicAccessControl() {
         let (reader, _) = readerAfterBrokenPACE(challengeAnswer: "4608F919887022129000")
         // BAC ran (and the scripted chip refused its key): its verdict is the one reported.
-        XCTAssertThrowsError(try reader.read()) { error in
-            XCTAssertEqual(error as? ChipError, .accessDenied(sw: 0x6300))
-        }
+        #expect(throws: ChipError.accessDenied(sw: 0x6300)) { try reader.read() }
     }
 
-    func testWhenBasicAccessControlIsOffTooThePACEFailureIsReported() {
+    @Test("when Basic Access Control is off too, the PACE failure is the one reported")
+    func whenBasicAccessControlIsOffTooThePACEFailureIsReported() {
         let (reader, _) = readerAfterBrokenPACE(challengeAnswer: "6982")
-        XCTAssertThrowsError(try reader.read()) { error in
-            XCTAssertEqual(
-                error as? ChipError, .unexpectedStatus(step: "GENERAL AUTHENTICATE (PACE step 1)", sw: 0x6A80))
+        #expect(throws: ChipError.unexpectedStatus(step: "GENERAL AUTHENTICATE (PACE step 1)", sw: 0x6A80)) {
+            try reader.read()
         }
     }
 }

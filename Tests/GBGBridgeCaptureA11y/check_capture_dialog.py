@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The capture dialog as a screen reader sees it, over AT-SPI.
 
-Runs gbgbridge-capture-testhost (path in argv[1]) showing a selfie capture dialog with a hint, walks its
+Runs gbgbridge-dialog-testhost (path in argv[1]) showing a selfie capture dialog with a hint, walks its
 accessible tree and checks that every button, the camera picker, the status and hint lines and the preview
 have a non-empty name and a fitting role; then presses Capture and checks that the countdown numbers and
 the "photo taken" status are announced (object:announcement). Then, in document dialogs, Return with the
@@ -36,7 +36,7 @@ def open_document_dialog(host, state, *options):
         desktop = Atspi.get_desktop(0)
         apps = [desktop.get_child_at_index(i) for i in range(desktop.get_child_count())]
         for app in apps:
-            if app is not None and app.get_name() == "gbgbridge-capture-testhost" \
+            if app is not None and app.get_name() == "gbgbridge-dialog-testhost" \
                     and app.get_process_id() == process.pid:
                 windows = [app.get_child_at_index(i) for i in range(app.get_child_count())]
                 dialogs.extend(w for w in windows if w is not None and w.get_name() == DOCUMENT_TITLE)
@@ -154,7 +154,7 @@ def main():
     lines = []
     threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
 
-    app = find_app("gbgbridge-capture-testhost")
+    app = find_app("gbgbridge-dialog-testhost")
     check(app is not None, "the test host is on the accessibility bus")
     if app is None:
         process.kill()

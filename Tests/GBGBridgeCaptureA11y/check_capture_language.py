@@ -3,7 +3,7 @@
 
 Usage: check_capture_language.py HOST LANGUAGE LOCALE_DIR
 
-Runs gbgbridge-capture-testhost (HOST) under LANGUAGE with the catalogues in LOCALE_DIR, showing a
+Runs gbgbridge-dialog-testhost (HOST) under LANGUAGE with the catalogues in LOCALE_DIR, showing a
 document and then a selfie dialog (live, with a hint), then the chip-reading window reading and after a
 failure, and checks over AT-SPI that no name, description or text in the window is an English message
 whose translation differs: no English is left. Expects the caller's environment to select the language
@@ -65,7 +65,7 @@ def main():
                             ("chip reading", ["nfc", "reading"]), ("chip failure", ["nfc", "failed"])]:
         process = subprocess.Popen([host, *arguments, "--hold", "6"], stdout=subprocess.PIPE, text=True)
         process.stdout.readline()
-        app = find_app("gbgbridge-capture-testhost")
+        app = find_app("gbgbridge-dialog-testhost")
         dialogs = [] if app is None else [app.get_child_at_index(i) for i in range(app.get_child_count())]
         dialogs = [d for d in dialogs if d is not None and d.get_role() == Atspi.Role.DIALOG]
         check(len(dialogs) == 1, f"{language}, {kind}: the dialog is on the accessibility bus")

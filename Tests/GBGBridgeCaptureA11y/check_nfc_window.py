@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The chip-reading window as a screen reader sees it, over AT-SPI.
 
-Runs gbgbridge-capture-testhost (path in argv[1]) showing the chip-reading window waiting for a document,
+Runs gbgbridge-dialog-testhost (path in argv[1]) showing the chip-reading window waiting for a document,
 then steps it through a read (opening the chip, personal details, photo with a progress bar) that fails
 when the document is lost. Checks names, roles and focus in each state, that no device name is read, that
 the placement picture is a named image, and that each new step and the failure are announced once
@@ -55,7 +55,7 @@ def main():
         return pump_until(arrived, 60)
 
     check(ready("waiting"), "the test host shows the window waiting for a document", seen)
-    app = find_app("gbgbridge-capture-testhost")
+    app = find_app("gbgbridge-dialog-testhost")
     check(app is not None, "the test host is on the accessibility bus")
     if app is None:
         process.kill()

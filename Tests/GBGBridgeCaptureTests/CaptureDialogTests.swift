@@ -1,6 +1,7 @@
 import CWebKitGTK
 import Foundation
 import GBGBridge
+import GBGBridgeGTK
 import GBGBridgeGTKTestSupport
 import Testing
 

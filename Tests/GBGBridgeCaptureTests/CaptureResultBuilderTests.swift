@@ -1,4 +1,5 @@
 import Foundation
+import GBGBridgeGTK
 import Testing
 
 @testable import GBGBridgeCapture

@@ -1,3 +1,4 @@
+import GBGBridgeGTK
 import Testing
 
 @testable import GBGBridgeCapture

@@ -1,4 +1,5 @@
 import Foundation
+import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Glibc
 import Testing

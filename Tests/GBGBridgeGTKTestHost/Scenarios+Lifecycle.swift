@@ -169,14 +169,15 @@ extension Scenarios {
     @MainActor
     static func deliveryErrors(_ harness: Harness) async {
         let host = BridgeHost(hostVersion: "1.0.0")
-        let webView = BridgeWebViewConfigurator.makeWebView(host: host)
+        let policy = OriginPolicy(allowedOrigins: ["http://127.0.0.1"])
+        let webView = BridgeWebViewConfigurator.makeWebView(host: host, originPolicy: policy)
         g_object_ref_sink(webView)
         host.send(event: "test.early", data: [:])
         harness.check(
             host.lastError?.contains("No page") == true, "delivery with no page loaded", host.lastError ?? "nil")
         harness.check(
             BridgeWebViewConfigurator.transport(of: webView)
-                === BridgeWebViewConfigurator.configure(webView, host: host),
+                === BridgeWebViewConfigurator.configure(webView, host: host, originPolicy: policy),
             "configuring twice keeps one transport")
         gtk_widget_destroy(gbg_widget(webView))
         g_object_unref(webView)

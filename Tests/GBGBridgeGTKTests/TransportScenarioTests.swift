@@ -13,10 +13,10 @@ struct TransportScenarioTests {
         "scenario",
         arguments: [
             "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
-            "web-process-crash", "volume", "lifecycle", "delivery-errors", "snapshot", "file-origin",
+            "web-process-crash", "volume", "lifecycle", "page-lifecycle", "delivery-errors", "snapshot", "file-origin",
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
-            "web-camera",
+            "user-content", "explicit-policy", "web-camera",
             "web-camera-ask", "web-camera-hostile",
         ])
     func scenario(_ name: String) async throws {

@@ -1,132 +1,144 @@
 import EMRTD
 import Foundation
-import GBGBridgeCapture
+import GBGBridgeGTK
 import GBGBridgeTestSupport
-import XCTest
+import Testing
 
 @testable import GBGBridgeNFC
+
+private let costlyCodingStructures: [(String, [UInt8], String)] = [
+    ("4 × 4 code blocks", codestream(width: 2_000, height: 2_000, codeBlockExponent: 2), "code blocks"),
+    ("16 × 16 tiles", codestream(width: 1_000, height: 1_000, tile: 16), "tiles"),
+    ("2 × 2 precincts", codestream(width: 1_000, height: 1_000, precinctExponent: 1), "precincts"),
+    ("too few levels to reduce", codestream(width: 4_000, height: 5_000, levels: 1), "resolution levels"),
+]
 
 /// The face goes from an untrusted chip to a web page: what declares more than the limits is refused
 /// before OpenJPEG (or the browser) sees it, a large face is decoded at a lower resolution, a normal one
 /// at full size.
-final class FaceImageConverterTests: XCTestCase {
+@Suite("Chip face to browser-ready image")
+struct FaceImageConverterTests {
+    /// Whether /usr/bin/python3 with Pillow is there to make test images.
+    static let pillowIsAvailable: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "from PIL import Image, ImageDraw"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
     // MARK: Refused
 
-    func testJPEG2000BombIsRefusedWithoutAllocating() throws {
-        XCTAssertEqual(FaceImageFixtures.bomb.count, 195)
+    @Test("a JPEG 2000 bomb of 195 bytes declaring 46000 × 46000 is refused, with its size")
+    func jpeg2000BombIsRefused() throws {
+        #expect(FaceImageFixtures.bomb.count == 195)
         let face = try faceImage(FaceImageFixtures.bomb)
-        XCTAssertEqual(face.format, .jpeg2000)
-        let (error, peak, seconds) = measure { () throws(FaceImageConverter.ConversionError) in
-            _ = try FaceImageConverter.browserReady(face)
+        #expect(face.format == .jpeg2000)
+        let error = #expect(throws: FaceImageConverter.ConversionError.self) {
+            try FaceImageConverter.browserReady(face)
         }
-        XCTAssertTrue(error?.description.contains("46000 × 46000") ?? false, "\(String(describing: error))")
-        XCTAssertLessThan(seconds, 0.5)
-        XCTAssertLessThan(peak, 50 << 20, "peak resident set grew by \(peak >> 20) MiB")
+        #expect(error?.description.contains("46000 × 46000") ?? false, "\(String(describing: error))")
     }
 
-    func testCodestreamBombIsRefused() {
+    @Test("a codestream bomb, one of more than 24 megapixels, and one of five components are refused")
+    func codestreamBombIsRefused() {
         let bomb = codestream(width: 46_000, height: 46_000)
-        XCTAssertThrowsError(try FaceImageConverter.decodeJPEG2000(bomb)) { error in
-            XCTAssertTrue("\(error)".contains("more than the 8000 a side"), "\(error)")
-        }
+        let error = #expect(throws: (any Error).self) { try FaceImageConverter.decodeJPEG2000(bomb) }
+        if let error { #expect("\(error)".contains("more than the 8000 a side"), "\(error)") }
         // Within 8,000 a side, but more than 24 megapixels; and more than four components.
-        XCTAssertThrowsError(try FaceImageConverter.decodeJPEG2000(codestream(width: 8_000, height: 3_001)))
-        XCTAssertThrowsError(try FaceImageConverter.decodeJPEG2000(codestream(width: 64, height: 64, components: 5))) {
-            XCTAssertTrue("\($0)".contains("5 components"), "\($0)")
+        #expect(throws: (any Error).self) {
+            try FaceImageConverter.decodeJPEG2000(codestream(width: 8_000, height: 3_001))
         }
+        let components = #expect(throws: (any Error).self) {
+            try FaceImageConverter.decodeJPEG2000(codestream(width: 64, height: 64, components: 5))
+        }
+        if let components { #expect("\(components)".contains("5 components"), "\(components)") }
     }
 
-    func testCostlyCodingStructuresAreRefusedWithoutAllocating() {
-        let cases: [(String, [UInt8], String)] = [
-            ("4 × 4 code blocks", codestream(width: 2_000, height: 2_000, codeBlockExponent: 2), "code blocks"),
-            ("16 × 16 tiles", codestream(width: 1_000, height: 1_000, tile: 16), "tiles"),
-            ("2 × 2 precincts", codestream(width: 1_000, height: 1_000, precinctExponent: 1), "precincts"),
-            ("too few levels to reduce", codestream(width: 4_000, height: 5_000, levels: 1), "resolution levels"),
-        ]
-        for (name, bytes, reason) in cases {
-            let (error, peak, seconds) = measure { () throws(FaceImageConverter.ConversionError) in
-                _ = try FaceImageConverter.decodeJPEG2000(bytes)
-            }
-            XCTAssertTrue(error?.description.contains(reason) ?? false, "\(name): \(String(describing: error))")
-            XCTAssertLessThan(seconds, 0.5, name)
-            XCTAssertLessThan(peak, 50 << 20, "\(name): peak resident set grew by \(peak >> 20) MiB")
+    @Test("a costly coding structure is refused, naming what is too many", arguments: costlyCodingStructures)
+    func costlyCodingStructuresAreRefused(name: String, bytes: [UInt8], reason: String) {
+        let error = #expect(throws: FaceImageConverter.ConversionError.self, "\(name)") {
+            try FaceImageConverter.decodeJPEG2000(bytes)
         }
+        #expect(error?.description.contains(reason) ?? false, "\(name): \(String(describing: error))")
     }
 
-    func testJPEGBombHeaderIsRefused() throws {
+    @Test("a JPEG whose header declares 65000 × 65000 is refused, and so is one without a frame header")
+    func jpegBombHeaderIsRefused() throws {
         let frame: [UInt8] = [
             0xFF, 0xC0, 0x00, 0x11, 0x08, 0xFD, 0xE8, 0xFD, 0xE8, 0x03, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0,
         ]
         let bomb = try faceImage([0xFF, 0xD8] + frame + [0xFF, 0xD9])
-        XCTAssertEqual(bomb.format, .jpeg)
-        XCTAssertThrowsError(try FaceImageConverter.browserReady(bomb)) { error in
-            XCTAssertTrue("\(error)".contains("65000 × 65000"), "\(error)")
-        }
+        #expect(bomb.format == .jpeg)
+        let error = #expect(throws: (any Error).self) { try FaceImageConverter.browserReady(bomb) }
+        if let error { #expect("\(error)".contains("65000 × 65000"), "\(error)") }
         let headless = try faceImage([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xD9])
-        XCTAssertThrowsError(try FaceImageConverter.browserReady(headless))
+        #expect(throws: (any Error).self) { try FaceImageConverter.browserReady(headless) }
     }
 
     // MARK: Accepted
 
-    func testJPEGFaceIsPassedOnAsItIs() throws {
+    @Test("a JPEG face is passed on as it is")
+    func jpegFaceIsPassedOnAsItIs() throws {
         let converted = try FaceImageConverter.browserReady(faceImage(FaceImageFixtures.jpegFace))
-        XCTAssertEqual(converted.mimeType, "image/jpeg")
-        XCTAssertEqual(Array(converted.bytes), FaceImageFixtures.jpegFace)
+        #expect(converted.mimeType == "image/jpeg")
+        #expect(Array(converted.bytes) == FaceImageFixtures.jpegFace)
     }
 
-    func testNormalFaceDecodesAtFullSize() throws {
+    @Test("a normal JPEG 2000 face decodes at full size, in its colours, and becomes a JPEG")
+    func normalFaceDecodesAtFullSize() throws {
         let frame = try FaceImageConverter.decodeJPEG2000(FaceImageFixtures.jp2Face)
-        XCTAssertEqual(frame.width, 48)
-        XCTAssertEqual(frame.height, 64)
+        #expect(frame.width == 48)
+        #expect(frame.height == 64)
         // Red grows to the right, green downwards, blue stays at 128.
-        assertColour(frame, x: 2, y: 2, near: (0, 0, 128))
-        assertColour(frame, x: 45, y: 61, near: (255, 255, 128))
+        expectColour(frame, x: 2, y: 2, near: (0, 0, 128))
+        expectColour(frame, x: 45, y: 61, near: (255, 255, 128))
         let converted = try FaceImageConverter.browserReady(faceImage(FaceImageFixtures.jp2Face))
-        XCTAssertEqual(converted.mimeType, "image/jpeg")
-        XCTAssertEqual(Array(converted.bytes.prefix(3)), [0xFF, 0xD8, 0xFF])
+        #expect(converted.mimeType == "image/jpeg")
+        #expect(Array(converted.bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
 
         let grey = try FaceImageConverter.decodeJPEG2000(FaceImageFixtures.greyCodestream)
-        XCTAssertEqual([grey.width, grey.height], [33, 17])
-        assertColour(grey, x: 16, y: 8, near: (200, 200, 200))
+        #expect((grey.width, grey.height) == (33, 17))
+        expectColour(grey, x: 16, y: 8, near: (200, 200, 200))
     }
 
-    func testLargeFaceDecodesReduced() throws {
-        XCTAssertEqual(FaceImageConverter.reductionSteps(for: try header(of: FaceImageFixtures.largeTwoToneJP2)), 1)
+    @Test("a 3000 × 2000 face decodes at half of each side, in its colours")
+    func largeFaceDecodesReduced() throws {
+        #expect(FaceImageConverter.reductionSteps(for: try header(of: FaceImageFixtures.largeTwoToneJP2)) == 1)
         let frame = try FaceImageConverter.decodeJPEG2000(FaceImageFixtures.largeTwoToneJP2)
-        XCTAssertEqual([frame.width, frame.height], [1_500, 1_000])
-        assertColour(frame, x: 100, y: 500, near: (200, 40, 40))
-        assertColour(frame, x: 1_400, y: 500, near: (40, 40, 200))
+        #expect((frame.width, frame.height) == (1_500, 1_000))
+        expectColour(frame, x: 100, y: 500, near: (200, 40, 40))
+        expectColour(frame, x: 1_400, y: 500, near: (40, 40, 200))
     }
 
-    func testReductionSteps() {
-        let cases: [(Int, Int, Int)] = [
+    @Test(
+        "a face is halved in each side as many times as it takes to fit",
+        arguments: [
             (48, 64, 0), (1_200, 1_600, 0), (2_000, 1_000, 0), (2_000, 1_001, 1), (4_000, 5_000, 2), (8_000, 3_000, 2),
             (4_899, 4_899, 2),
-        ]
-        for (width, height, steps) in cases {
-            let header = try? ImageHeader(parsing: codestream(width: width, height: height), format: .jpeg2000)
-            XCTAssertEqual(header.map(FaceImageConverter.reductionSteps(for:)), steps, "\(width) × \(height)")
-        }
+        ])
+    func reductionSteps(width: Int, height: Int, steps: Int) {
+        let header = try? ImageHeader(parsing: codestream(width: width, height: height), format: .jpeg2000)
+        #expect(header.map(FaceImageConverter.reductionSteps(for:)) == steps, "\(width) × \(height)")
     }
 
-    /// A 4000 × 5000 face made at test time with Pillow, decoded at a quarter of each side, within the budget.
-    func testFourThousandByFiveThousandFaceDecodesReducedWithinTheBudget() throws {
+    /// A 4000 × 5000 face made at test time with Pillow, decoded at a quarter of each side.
+    @Test(
+        "a 4000 × 5000 face made with Pillow decodes at a quarter of each side, in its colours",
+        .enabled(if: pillowIsAvailable, "needs /usr/bin/python3 with Pillow (apt-get install python3-pil)"))
+    func fourThousandByFiveThousandFaceDecodesReduced() throws {
         let face = try pillowImage(
             "im = Image.new('RGB', (4000, 5000), (200, 40, 40)); "
                 + "ImageDraw.Draw(im).rectangle([2048, 0, 3999, 4999], fill=(40, 40, 200)); "
                 + "im.save(out, 'JPEG2000', quality_mode='rates', quality_layers=[2000], irreversible=True)")
         let declared = try header(of: face)
-        XCTAssertEqual([declared.width, declared.height, declared.components], [4_000, 5_000, 3])
-        var frame: RGBFrame?
-        let (error, peak, _) = measure { () throws(FaceImageConverter.ConversionError) in
-            frame = try FaceImageConverter.decodeJPEG2000(face)
-        }
-        XCTAssertNil(error)
-        XCTAssertLessThan(peak, 200 << 20, "peak resident set grew by \(peak >> 20) MiB")
-        let decoded = try XCTUnwrap(frame)
-        XCTAssertEqual([decoded.width, decoded.height], [1_000, 1_250])
-        assertColour(decoded, x: 100, y: 600, near: (200, 40, 40))
-        assertColour(decoded, x: 900, y: 600, near: (40, 40, 200))
+        #expect((declared.width, declared.height, declared.components) == (4_000, 5_000, 3))
+        let decoded = try FaceImageConverter.decodeJPEG2000(face)
+        #expect((decoded.width, decoded.height) == (1_000, 1_250))
+        expectColour(decoded, x: 100, y: 600, near: (200, 40, 40))
+        expectColour(decoded, x: 900, y: 600, near: (40, 40, 200))
     }
 
     // MARK: Helpers
@@ -142,80 +154,52 @@ final class FaceImageConverterTests: XCTestCase {
         try ImageHeader(parsing: bytes, format: .jpeg2000)
     }
 
-    /// Runs `body` with the peak resident set reset first; its error, how far the peak rose, and the seconds taken.
-    private func measure(
-        _ body: () throws(FaceImageConverter.ConversionError) -> Void
-    ) -> (error: FaceImageConverter.ConversionError?, peakGrowth: Int, seconds: Double) {
-        let resettable = (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
-        let before = resettable ? residentSet("VmRSS") : residentSet("VmHWM")
-        let started = ContinuousClock.now
-        var failure: FaceImageConverter.ConversionError?
-        do { try body() } catch { failure = error }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (failure, max(0, residentSet("VmHWM") - before), seconds)
-    }
-
-    /// A /proc/self/status field, in bytes.
-    private func residentSet(_ field: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
-        return (Int(line.filter(\.isNumber)) ?? 0) * 1024
-    }
-
-    private func assertColour(
-        _ frame: RGBFrame, x: Int, y: Int, near expected: (Int, Int, Int), line: UInt = #line
+    private func expectColour(
+        _ frame: RGBFrame, x: Int, y: Int, near expected: (Int, Int, Int),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let offset = y * frame.bytesPerLine + x * 3
         let actual = (Int(frame.bytes[offset]), Int(frame.bytes[offset + 1]), Int(frame.bytes[offset + 2]))
         let close =
             abs(actual.0 - expected.0) <= 12 && abs(actual.1 - expected.1) <= 12 && abs(actual.2 - expected.2) <= 12
-        XCTAssertTrue(close, "pixel (\(x), \(y)) is \(actual), expected about \(expected)", line: line)
+        #expect(close, "pixel (\(x), \(y)) is \(actual), expected about \(expected)", sourceLocation: sourceLocation)
     }
 
-    /// The bytes that /usr/bin/python3 with Pillow writes to `out` running `script`; skips when either is missing.
+    /// The bytes that /usr/bin/python3 with Pillow writes to `out` running `script`.
     private func pillowImage(_ script: String) throws -> [UInt8] {
-        let python = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("\(python) is missing") }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("face-\(UUID().uuidString).jp2").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-c",
-            "import sys\ntry:\n    from PIL import Image, ImageDraw\nexcept ImportError:\n    sys.exit(77)\n"
-                + "out = sys.argv[1]\n" + script,
-            path,
-        ]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import sys\nfrom PIL import Image, ImageDraw\nout = sys.argv[1]\n" + script, path]
         try process.run()
         process.waitUntilExit()
-        if process.terminationStatus == 77 { throw XCTSkip("Pillow is missing (apt-get install python3-pil)") }
-        XCTAssertEqual(process.terminationStatus, 0)
+        #expect(process.terminationStatus == 0)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
+}
 
-    /// A JPEG 2000 codestream's main header and an empty tile-part: all a header check or a layout scan reads.
-    private func codestream(
-        width: Int, height: Int, components: Int = 3, tile: Int? = nil, levels: Int = 5, codeBlockExponent: Int = 6,
-        precinctExponent: Int? = nil
-    ) -> [UInt8] {
-        func be16(_ value: Int) -> [UInt8] {
-            [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
-        }
-        func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
-        var siz = be16(0) + be32(width) + be32(height) + be32(0) + be32(0)
-        siz += be32(tile ?? width) + be32(tile ?? height) + be32(0) + be32(0) + be16(components)
-        for _ in 0..<components { siz += [7, 1, 1] }
-        let precincts = precinctExponent.map { [UInt8](repeating: UInt8($0 << 4 | $0), count: levels + 1) } ?? []
-        let cod: [UInt8] =
-            [
-                precinctExponent == nil ? 0 : 1, 0, 0, 1, 0, UInt8(levels), UInt8(codeBlockExponent - 2),
-                UInt8(codeBlockExponent - 2), 0, 0,
-            ] + precincts
-        let qcd: [UInt8] = [0x40] + [UInt8](repeating: 0x48, count: 3 * levels + 1)
-        let data: [UInt8] = [0x80, 0x80]
-        return [0xFF, 0x4F, 0xFF, 0x51] + be16(siz.count + 2) + siz + [0xFF, 0x52] + be16(cod.count + 2) + cod
-            + [0xFF, 0x5C] + be16(qcd.count + 2) + qcd
-            + [0xFF, 0x90] + be16(10) + be16(0) + be32(14 + data.count) + [0, 1] + [0xFF, 0x93] + data + [0xFF, 0xD9]
+/// A JPEG 2000 codestream's main header and an empty tile-part: all a header check or a layout scan reads.
+private func codestream(
+    width: Int, height: Int, components: Int = 3, tile: Int? = nil, levels: Int = 5, codeBlockExponent: Int = 6,
+    precinctExponent: Int? = nil
+) -> [UInt8] {
+    func be16(_ value: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
     }
+    func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
+    var siz = be16(0) + be32(width) + be32(height) + be32(0) + be32(0)
+    siz += be32(tile ?? width) + be32(tile ?? height) + be32(0) + be32(0) + be16(components)
+    for _ in 0..<components { siz += [7, 1, 1] }
+    let precincts = precinctExponent.map { [UInt8](repeating: UInt8($0 << 4 | $0), count: levels + 1) } ?? []
+    let cod: [UInt8] =
+        [
+            precinctExponent == nil ? 0 : 1, 0, 0, 1, 0, UInt8(levels), UInt8(codeBlockExponent - 2),
+            UInt8(codeBlockExponent - 2), 0, 0,
+        ] + precincts
+    let qcd: [UInt8] = [0x40] + [UInt8](repeating: 0x48, count: 3 * levels + 1)
+    let data: [UInt8] = [0x80, 0x80]
+    return [0xFF, 0x4F, 0xFF, 0x51] + be16(siz.count + 2) + siz + [0xFF, 0x52] + be16(cod.count + 2) + cod
+        + [0xFF, 0x5C] + be16(qcd.count + 2) + qcd
+        + [0xFF, 0x90] + be16(10) + be16(0) + be32(14 + data.count) + [0, 1] + [0xFF, 0x93] + data + [0xFF, 0xD9]
 }

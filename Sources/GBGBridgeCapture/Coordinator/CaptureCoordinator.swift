@@ -24,7 +24,7 @@ public final class CaptureCoordinator {
     /// Produces the frame sources offered for one capture (the first is preselected).
     public typealias SourceProvider = @MainActor () async -> [any FrameSource]
 
-    private let host: BridgeHost
+    let host: BridgeHost
     private let sourceProvider: @MainActor (CaptureKind) async -> [any FrameSource]
     private let availability: @MainActor () async -> CameraAvailability
     private let selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
@@ -265,13 +265,16 @@ public final class CaptureCoordinator {
             // untranslated: sent to the page, which shows its own text
             return .cancelled(reason: "The request was withdrawn before the camera opened")
         }
+        weak var opened: CaptureWindow?
         let window = CaptureWindow(
             kind: kind, request: request, sources: sources,
-            initialSource: Self.preferredIndex(of: preferredCamera, in: sources), selfieRecipient: selfieRecipientKey,
-            autoCaptureAfter: autoCaptureAfter, selfieCountdown: selfieCountdown
-        ) { [weak slot] result in
-            slot?.complete(CaptureFailure.personFacing(result))
+            initialSource: Self.preferredIndex(of: preferredCamera, in: sources), autoCaptureAfter: autoCaptureAfter,
+            selfieCountdown: selfieCountdown
+        ) { [weak self, weak slot] outcome in
+            guard let self, let slot else { return }
+            self.finish(outcome, from: opened, on: slot)
         }
+        opened = window
         window.onSourceChosen = { [weak self] source in self?.rememberChoice(of: source) }
         windows[kind] = window
         do {
@@ -287,6 +290,30 @@ public final class CaptureCoordinator {
             if windows[kind] === window { windows[kind] = nil }
         }
         return result
+    }
+
+    /// Answers the slot with what the window reported. A photo is encoded (and a selfie sealed) off the main
+    /// thread while the window says so; it is sent only if the window still waits for it.
+    private func finish(_ outcome: CaptureOutcome, from window: CaptureWindow?, on slot: CaptureCapability) {
+        switch outcome {
+        case .cancelled(let reason):
+            slot.complete(.cancelled(reason: reason))
+        case .failed(let code, let message, let recoverable):
+            slot.complete(CaptureFailure.personFacing(.failed(code: code, message: message, recoverable: recoverable)))
+        case .photo(let photo):
+            // Keys are not Sendable; hand the raw 32 bytes to the encoding task.
+            let recipientBytes = selfieRecipientKey?.rawRepresentation
+            Task { [weak window, weak slot] in
+                let result = await Task.detached(priority: .userInitiated) {
+                    let recipient = recipientBytes.flatMap {
+                        try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0)
+                    }
+                    return CaptureResultBuilder.result(for: photo, recipient: recipient)
+                }.value
+                guard let window, window.photoPrepared() else { return }
+                slot?.complete(CaptureFailure.personFacing(result))
+            }
+        }
     }
 
     // MARK: Cameras

@@ -1,6 +1,7 @@
 import Crypto
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeGTK
 
 /// Turns captured frames or still-image files into the typed slot results: documents as PNG, selfies as
 /// JPEG plus the selfie package (`unencryptedBlob`) and its HPKE seal (`encryptedBlob`).
@@ -15,6 +16,32 @@ public enum CaptureResultBuilder {
     /// Why a result could not be built.
     public struct BuildError: Error, Sendable, CustomStringConvertible {
         public let description: String
+    }
+
+    /// The slot result for a photo from the capture window: a document as PNG, a selfie sealed to
+    /// `recipient`; `CAPTURE_FAILED` when it cannot be built (a selfie without a recipient key, an encoding
+    /// failure).
+    public static func result(
+        for photo: CapturedPhoto, recipient: Curve25519.KeyAgreement.PublicKey?
+    ) -> CaptureResult {
+        do {
+            switch photo.kind {
+            case .document:
+                return .document(try document(from: photo.frame))
+            case .selfie:
+                guard let recipient else {
+                    return .failed(
+                        // untranslated: sent to the page, which shows its own text
+                        code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
+                }
+                return .selfie(
+                    try selfie(
+                        chosen: photo.frame, earlier: photo.earlierFrames, device: photo.device, recipient: recipient))
+            }
+        } catch {
+            // untranslated: sent to the page, which shows its own text
+            return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)
+        }
     }
 
     /// A document result: the frame as PNG.

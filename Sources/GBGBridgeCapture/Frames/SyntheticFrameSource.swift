@@ -1,3 +1,5 @@
+import GBGBridgeGTK
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,3 +1,4 @@
+import GBGBridgeGTK
 import V4L2Capture
 
 /// A V4L2 camera as a ``FrameSource``: streams RGB24 frames (libv4l2 converts YUYV and MJPEG) on the

@@ -1,3 +1,5 @@
+import GBGBridgeGTK
+
 /// Judges whether a preview frame is good enough to capture: exposure, glare inside the guide and focus.
 ///
 /// Works on a luminance copy about ``analysisWidth`` pixels wide (each pixel the mean of a 2x2 sample of

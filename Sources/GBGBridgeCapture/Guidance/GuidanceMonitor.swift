@@ -1,3 +1,5 @@
+import GBGBridgeGTK
+
 /// Everything a preview needs for live guidance in one value: rate limit, analysis and steadying.
 ///
 /// Feed it every preview frame; it analyses a few per second and says when the hint to show changes:

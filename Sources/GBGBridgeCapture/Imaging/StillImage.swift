@@ -1,5 +1,6 @@
 import CWebKitGTK
 import FoundationEssentials
+import GBGBridgeGTK
 
 /// A PNG or JPEG held in memory, with its true size and MIME type (read by decoding it once,
 /// after checking that the file is complete: see ``ImageCompleteness``).
@@ -54,8 +55,7 @@ public struct StillImage: Sendable {
         }
         let closed = written != 0 ? gdk_pixbuf_loader_close(loader, &error) : 0
         if written == 0 || closed == 0 {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unreadable image"
-            if let error { g_error_free(error) }
+            let reason = GErrorText.take(&error, or: "unreadable image")
             if written == 0 { gdk_pixbuf_loader_close(loader, nil) }
             // untranslated: technical detail inside a translated message
             throw DecodingError(description: "could not decode image: \(reason)")

@@ -1,5 +1,4 @@
 import CWebKitGTK
-import Crypto
 import GBGBridge
 import GBGBridgeGTK
 import GBGBridgeLocalization
@@ -10,18 +9,22 @@ import GBGBridgeLocalization
 ///
 /// Return activates the focused button, as Space does; with the focus on no button it does the expected thing
 /// (Capture while live, Use photo while reviewing, Retry after a failure). Escape cancels, closing the window
-/// cancels. It reports exactly one ``CaptureResult`` through `onFinish`.
+/// cancels. It stands on a ``HostDialog`` (modal over the journey, keys, focus ring, announcements).
+///
+/// It hands back a ``CaptureOutcome`` through `onFinish`: the photo and its metadata when the person uses it
+/// (the window then says "Preparing the photo…" until its owner, which builds the response, calls
+/// ``photoPrepared()`` or closes it), or why there is none. Cancelling while the photo is prepared reports
+/// `.cancelled` after the photo, and ``photoPrepared()`` then returns false: the cancel stands.
 /// A camera failure during the preview is shown in the window and the request stays open: the person can
-/// retry (when a camera is available) or cancel, which answers `CAMERA_DISCONNECTED`. In unattended runs
-/// (`autoCaptureAfter`) a failure is answered at once.
+/// retry (when a camera is available) or cancel, which reports `CAMERA_DISCONNECTED`. In unattended runs
+/// (`autoCaptureAfter`) a failure is reported at once.
 @MainActor
 public final class CaptureWindow {
     let kind: CaptureKind
     let sources: [any FrameSource]
     private(set) var sourceIndex: Int
-    let selfieRecipient: Curve25519.KeyAgreement.PublicKey?
     let autoCaptureAfter: Duration?
-    private let onFinish: @MainActor (CaptureResult) -> Void
+    private let onFinish: @MainActor (CaptureOutcome) -> Void
 
     private(set) var flow: CaptureFlow
     /// Where the window is in its flow.
@@ -31,7 +34,7 @@ public final class CaptureWindow {
     /// The hint shown under the preview, if any.
     public private(set) var hint: String?
     /// Everything announced to screen readers, oldest first (for tests and diagnostics).
-    private(set) var announcements: [String] = []
+    var announcements: [String] { dialog.announcements }
     /// Time between countdown numbers (tests shorten it).
     var countdownStep: Duration = .seconds(1)
     /// Called when the person picks another camera in the picker (the coordinator remembers it).
@@ -48,11 +51,11 @@ public final class CaptureWindow {
     private var streamGeneration = 0
     /// The last camera failure, as reported to the journey if the person gives up.
     private var lastFailure: FrameSourceError?
-    private let signals = SignalConnections()
     /// The names shown for `sources` (no device paths, duplicates numbered).
     let cameraNames: [String]
 
-    let window: UnsafeMutablePointer<GtkWidget>
+    /// The dialog scaffold: window, keys, focus ring, announcements.
+    let dialog: HostDialog
     let preview: UnsafeMutablePointer<GtkWidget>
     let headingLabel: UnsafeMutablePointer<GtkWidget>
     let instructionLabel: UnsafeMutablePointer<GtkWidget>
@@ -67,27 +70,28 @@ public final class CaptureWindow {
     let cancelButton: UnsafeMutablePointer<GtkWidget>
     private(set) var devicePicker: UnsafeMutablePointer<GtkWidget>?
     private(set) var devicePickerLabel: UnsafeMutablePointer<GtkWidget>?
-    private(set) var isClosed = false
+    /// The dialog's toplevel.
+    var window: UnsafeMutablePointer<GtkWidget> { dialog.window }
+    /// Whether the window has been closed.
+    var isClosed: Bool { dialog.isClosed }
 
     /// Builds the window (not shown yet) for `request` on a `kind` slot.
     ///
     /// - Parameters:
     ///   - sources: cameras to offer; the picker appears when there are several.
-    ///   - selfieRecipient: key the selfie package is sealed to (required for `.selfie`).
     ///   - autoCaptureAfter: when set, the window captures and uses the photo by itself after this much
     ///     preview, without a countdown (unattended runs).
     ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
-    ///   - onFinish: called once with the slot's result.
+    ///   - onFinish: called with the photo, or with why there is none.
     public init(
         kind: CaptureKind, request: BridgeMessage?, sources: [any FrameSource], initialSource: Int = 0,
-        selfieRecipient: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
-        selfieCountdown: Int = 3, onFinish: @escaping @MainActor (CaptureResult) -> Void
+        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3,
+        onFinish: @escaping @MainActor (CaptureOutcome) -> Void
     ) {
         precondition(!sources.isEmpty, "a capture window needs at least one frame source")
         self.kind = kind
         self.sources = sources
         self.sourceIndex = min(max(0, initialSource), sources.count - 1)
-        self.selfieRecipient = selfieRecipient
         self.autoCaptureAfter = autoCaptureAfter
         self.onFinish = onFinish
         self.flow = CaptureFlow(kind: kind, countdownSeconds: selfieCountdown)
@@ -96,7 +100,7 @@ public final class CaptureWindow {
         self.renderer = PreviewRenderer(kind: kind)
         renderer.placeholder = tr("Starting the camera…")
 
-        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        dialog = HostDialog(title: kind.windowTitle)
         preview = gtk_drawing_area_new()
         headingLabel = gtk_label_new(nil)
         instructionLabel = gtk_label_new(nil)
@@ -118,12 +122,8 @@ public final class CaptureWindow {
     // MARK: Layout
 
     private func buildLayout(request: BridgeMessage?) {
-        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
-        gtk_window_set_title(gtkWindow, kind.windowTitle)
         let size = CaptureWindowSizing.preferred
-        gtk_window_set_default_size(gtkWindow, Int32(size.width), Int32(size.height))
-        gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
-        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
+        gtk_window_set_default_size(dialog.gtkWindow, Int32(size.width), Int32(size.height))
 
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         gtk_container_set_border_width(gtkCast(column), 12)
@@ -131,7 +131,7 @@ public final class CaptureWindow {
 
         var side: String?
         if case .string(let value)? = request?.payload.data?["side"] { side = value }
-        gtk_label_set_markup(gtkCast(headingLabel), "<b><big>\(markupEscaped(kind.heading(side: side)))</big></b>")
+        HostDialog.setHeading(kind.heading(side: side), of: headingLabel)
         gtk_label_set_xalign(gtkCast(headingLabel), 0)
         gtk_label_set_line_wrap(gtkCast(headingLabel), 1)
         gtk_box_pack_start(gtkCast(column), headingLabel, 0, 0, 0)
@@ -200,8 +200,6 @@ public final class CaptureWindow {
 
     /// Names, descriptions and roles for screen readers (ATK, exposed over AT-SPI).
     private func describeForAssistiveTechnologies() {
-        // GTK gives GtkDialog the dialog role, but a plain GtkWindow is a frame even with the dialog type hint.
-        Accessibility.describe(window, role: ATK_ROLE_DIALOG)
         Accessibility.describe(preview, name: tr("Camera preview"), role: ATK_ROLE_VIDEO)
         Accessibility.describe(statusLabel, role: ATK_ROLE_STATUSBAR)
         Accessibility.describe(hintLabel, role: ATK_ROLE_STATUSBAR, description: tr("Guidance for the photo"))
@@ -217,6 +215,12 @@ public final class CaptureWindow {
     }
 
     private func connectSignals() {
+        let signals = dialog.signals
+        dialog.onDefaultAction = { [weak self] in self?.defaultAction() ?? false }
+        dialog.onCancel = { [weak self] trigger in
+            // untranslated: sent to the page, which shows its own text
+            self?.cancel(reason: trigger == .escape ? "User cancelled the capture" : "User closed the capture window")
+        }
         signals.connect(
             UnsafeMutableRawPointer(preview), "draw", trampoline: Signal.event,
             closure: { [weak self] (cr: gpointer?) in
@@ -244,28 +248,6 @@ public final class CaptureWindow {
                 // untranslated: sent to the page, which shows its own text
                 self?.cancel(reason: "User cancelled the capture")
             } as Signal.Plain)
-        signals.connect(
-            UnsafeMutableRawPointer(window), "key-press-event", trampoline: Signal.event,
-            closure: { [weak self] (event: gpointer?) in
-                guard let self, let event else { return false }
-                return self.handleKey(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
-            } as Signal.Event)
-        // GTK hides the focus ring until the first key press (and again after mouse clicks); keep it drawn.
-        signals.connect(
-            UnsafeMutableRawPointer(window), "notify::focus-visible", trampoline: Signal.withPointer,
-            closure: { [weak self] (_: gpointer?) in
-                guard let self, !self.isClosed, gtk_widget_get_realized(self.window) != 0 else { return }
-                if gtk_window_get_focus_visible(gtkCast(self.window)) == 0 {
-                    gtk_window_set_focus_visible(gtkCast(self.window), 1)
-                }
-            } as Signal.WithPointer)
-        signals.connect(
-            UnsafeMutableRawPointer(window), "delete-event", trampoline: Signal.event,
-            closure: { [weak self] (_: gpointer?) in
-                // untranslated: sent to the page, which shows its own text
-                self?.cancel(reason: "User closed the capture window")
-                return true
-            } as Signal.Event)
         if let devicePicker {
             signals.connect(
                 UnsafeMutableRawPointer(devicePicker), "changed", trampoline: Signal.plain,
@@ -286,55 +268,21 @@ public final class CaptureWindow {
     public func present(over parent: UnsafeMutablePointer<GtkWindow>? = nil) async throws(FrameSourceError) {
         try await startStream()
         guard !isClosed else { return }
-        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gtkCast(window)
-        if let parent = parent ?? applicationWindow() {
-            gtk_window_set_transient_for(gtkWindow, parent)
-            gtk_window_set_modal(gtkWindow, 1)
-            gtk_window_set_skip_taskbar_hint(gtkWindow, 1)
-            gtk_window_set_skip_pager_hint(gtkWindow, 1)
-            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
-            if gtk_window_has_group(parent) != 0 {
-                gtk_window_group_add_window(gtk_window_get_group(parent), gtkWindow)
-            }
+        dialog.makeTransient(for: parent ?? ToplevelWindows.applicationWindow(excluding: dialog.gtkWindow))
+        let size = defaultSize(near: gtk_window_get_transient_for(dialog.gtkWindow))
+        gtk_window_set_default_size(dialog.gtkWindow, Int32(size.width), Int32(size.height))
+        dialog.show {
+            render()
+            gtk_widget_grab_focus(captureButton)
         }
-        let size = defaultSize(near: gtk_window_get_transient_for(gtkWindow))
-        gtk_window_set_default_size(gtkWindow, Int32(size.width), Int32(size.height))
-        gtk_widget_show_all(window)
-        render()
-        gtk_widget_grab_focus(captureButton)
-        gtk_window_present(gtkWindow)
-        gtk_window_set_focus_visible(gtkWindow, 1)
-    }
-
-    /// The window a parentless dialog belongs to: the application's active toplevel, else its only visible
-    /// normal toplevel; nil when that is ambiguous.
-    private func applicationWindow() -> UnsafeMutablePointer<GtkWindow>? {
-        guard let list = gtk_window_list_toplevels() else { return nil }
-        defer { g_list_free(list) }
-        var candidates: [UnsafeMutablePointer<GtkWindow>] = []
-        var node: UnsafeMutablePointer<GList>? = list
-        while let current = node {
-            node = current.pointee.next
-            guard let data = current.pointee.data else { continue }
-            let widget = data.assumingMemoryBound(to: GtkWidget.self)
-            let candidate = data.assumingMemoryBound(to: GtkWindow.self)
-            guard widget != window, gtk_widget_get_visible(widget) != 0,
-                gtk_window_get_window_type(candidate) == GTK_WINDOW_TOPLEVEL,
-                gtk_window_get_type_hint(candidate) == GDK_WINDOW_TYPE_HINT_NORMAL
-            else { continue }
-            if gtk_window_is_active(candidate) != 0 { return candidate }
-            candidates.append(candidate)
-        }
-        return candidates.count == 1 ? candidates[0] : nil
     }
 
     /// The default size for the work area of the monitor showing `parent` (or the primary monitor).
     private func defaultSize(near parent: UnsafeMutablePointer<GtkWindow>?) -> (width: Int, height: Int) {
         guard let display = gdk_display_get_default() else { return CaptureWindowSizing.preferred }
-        var monitor = parent.flatMap { gtk_widget_get_window(UnsafeMutablePointer<GtkWidget>(OpaquePointer($0))) }
-            .flatMap {
-                gdk_display_get_monitor_at_window(display, $0)
-            }
+        var monitor = parent.flatMap { gtk_widget_get_window(gtkCast($0)) }.flatMap {
+            gdk_display_get_monitor_at_window(display, $0)
+        }
         if monitor == nil { monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) }
         guard let monitor else { return CaptureWindowSizing.preferred }
         var area = GdkRectangle()
@@ -345,20 +293,18 @@ public final class CaptureWindow {
     /// Stops the preview and destroys the window without reporting anything (the slot was settled elsewhere).
     public func close() {
         guard !isClosed else { return }
-        isClosed = true
         stopStream()
         autoCaptureTask?.cancel()
         countdownTask?.cancel()
         flow.closed()
-        signals.disconnectAll()
-        gtk_widget_destroy(window)
+        dialog.close()
     }
 
     /// Whether the window shows a camera failure and waits for the person to retry or cancel.
     public var isShowingError: Bool { phase == .failed }
 
     /// The dialog's `GtkWindow` (for screenshots and tests that talk to the window system).
-    public var gtkWindow: UnsafeMutablePointer<GtkWindow> { gtkCast(window) }
+    public var gtkWindow: UnsafeMutablePointer<GtkWindow> { dialog.gtkWindow }
 
     // MARK: Public hooks
 
@@ -511,7 +457,7 @@ public final class CaptureWindow {
         perform(effect)
     }
 
-    /// Encodes the reviewed photo off the main thread and reports it.
+    /// Hands the reviewed photo to the owner, which prepares the response.
     func usePhoto() {
         perform(flow.usePhoto())
     }
@@ -530,28 +476,24 @@ public final class CaptureWindow {
     /// one does nothing) and does the default action only when the focus is on no button; Escape cancels.
     /// Returns whether the key was used.
     func handleKey(_ keyval: guint) -> Bool {
-        switch Int32(bitPattern: keyval) {
-        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
-            if activateFocusedButton(of: window) { return true }
-            switch flow.defaultAction {
-            case .capture:
-                capture()  // also while waiting or counting down: Return never falls through to Cancel
-                return true
-            case .usePhoto:
-                usePhoto()
-                return true
-            case .retry:
-                guard flow.retryEnabled else { return false }
-                retry()
-                return true
-            case .none:
-                return true
-            }
-        case GDK_KEY_Escape:
-            cancel(reason: "User cancelled the capture")  // untranslated: sent to the page, which shows its own text
+        dialog.handleKey(keyval)
+    }
+
+    /// Return / Enter with the focus on no button.
+    private func defaultAction() -> Bool {
+        switch flow.defaultAction {
+        case .capture:
+            capture()  // also while waiting or counting down: Return never falls through to Cancel
             return true
-        default:
-            return false
+        case .usePhoto:
+            usePhoto()
+            return true
+        case .retry:
+            guard flow.retryEnabled else { return false }
+            retry()
+            return true
+        case .none:
+            return true
         }
     }
 
@@ -586,7 +528,7 @@ public final class CaptureWindow {
                     : tr("Photo taken. Check that it is sharp and readable."), announce: true)
             render()
         case .encode:
-            encodeChosenPhoto()
+            handOverChosenPhoto()
         case .cancel:
             end(with: .cancelled(reason: cancelReason))
         case .reportDisconnected:
@@ -637,61 +579,33 @@ public final class CaptureWindow {
         return problem + " " + next
     }
 
-    private func encodeChosenPhoto() {
+    /// Stops the camera and hands the chosen photo over; the window says it is being prepared.
+    private func handOverChosenPhoto() {
         guard let chosen else { return }
         setStatus(tr("Preparing the photo…"), announce: true)
         render()
-        stopStream()
-        let kind = kind
-        let device = sources[sourceIndex].name
-        // Keys are not Sendable; hand the raw 32 bytes to the encoding task.
-        let recipientBytes = selfieRecipient?.rawRepresentation
-        let frame = chosen.frame
-        let earlier = chosen.earlier
-        Task { [weak self] in
-            let result = await Task.detached(priority: .userInitiated) {
-                let recipient = recipientBytes.flatMap { try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0) }
-                return Self.buildResult(
-                    kind: kind, chosen: frame, earlier: earlier, device: device, recipient: recipient)
-            }.value
-            guard let self, self.phase == .encoding else { return }
-            self.flow.encodingFinished()
-            self.end(with: result)
-        }
+        let photo = CapturedPhoto(
+            kind: kind, frame: chosen.frame, earlierFrames: chosen.earlier, device: sources[sourceIndex].name)
+        end(with: .photo(photo))
     }
 
-    nonisolated static func buildResult(
-        kind: CaptureKind, chosen: RGBFrame, earlier: [RGBFrame], device: String,
-        recipient: Curve25519.KeyAgreement.PublicKey?
-    ) -> CaptureResult {
-        do {
-            switch kind {
-            case .document:
-                return .document(try CaptureResultBuilder.document(from: chosen))
-            case .selfie:
-                guard let recipient else {
-                    return .failed(
-                        // untranslated: sent to the page, which shows its own text
-                        code: "CAPTURE_FAILED", message: "No selfie recipient key is configured", recoverable: false)
-                }
-                return .selfie(
-                    try CaptureResultBuilder.selfie(
-                        chosen: chosen, earlier: earlier, device: device, recipient: recipient))
-            }
-        } catch {
-            // untranslated: sent to the page, which shows its own text
-            return .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true)
-        }
+    /// The owner finished preparing the photo handed over (the slot is answered). Returns false when the
+    /// window no longer waited for it (cancelled or closed meanwhile): the photo must then not be sent.
+    @discardableResult
+    public func photoPrepared() -> Bool {
+        guard phase == .encoding else { return false }
+        flow.encodingFinished()
+        return true
     }
 
-    /// Reports `result` (once) and stops the camera; the coordinator then closes the window.
-    private func end(with result: CaptureResult) {
+    /// Reports `outcome` and stops the camera; the coordinator then closes the window.
+    private func end(with outcome: CaptureOutcome) {
         stopStream()
         autoCaptureTask?.cancel()
         countdownTask?.cancel()
         renderer.countdown = nil
         render()
-        onFinish(result)
+        onFinish(outcome)
     }
 
     // MARK: Presentation
@@ -702,12 +616,9 @@ public final class CaptureWindow {
         if shouldAnnounce { announce(text) }
     }
 
-    /// Asks screen readers to speak `text` now: ATK's `announcement` signal (ATK 2.46), which the AT-SPI
-    /// bridge sends as `object:announcement` from the window.
+    /// Asks screen readers to speak `text` now.
     private func announce(_ text: String) {
-        announcements.append(text)
-        guard let object = gtk_widget_get_accessible(window) else { return }
-        Accessibility.announce(text, from: object)
+        dialog.announce(text)
     }
 
     /// Shows the buttons, default, focus, picker, preview description and mode for the current phase.
@@ -766,24 +677,4 @@ public final class CaptureWindow {
             }
         }
     }
-}
-
-/// Return in a dialog: when the keyboard focus in `window` is on a button (any `GtkButton`, toggle and check
-/// buttons included), activates it as Space does, or does nothing when it is insensitive, and returns true;
-/// returns false when the focus is on no button (the caller then does the dialog's default action).
-@MainActor
-package func activateFocusedButton(of window: UnsafeMutablePointer<GtkWidget>) -> Bool {
-    guard let focus = gtk_window_get_focus(gtkCast(window)),
-        g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(focus)), gtk_button_get_type())
-            != 0
-    else { return false }
-    if gtk_widget_is_sensitive(focus) != 0, gtk_widget_get_visible(focus) != 0 { gtk_widget_activate(focus) }
-    return true
-}
-
-/// Escapes text for Pango markup.
-package func markupEscaped(_ text: String) -> String {
-    guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-    defer { g_free(escaped) }
-    return String(cString: escaped)
 }

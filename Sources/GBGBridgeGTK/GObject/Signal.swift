@@ -73,7 +73,7 @@ package enum Signal {
             let uriText = uri.map { String(cString: $0) } ?? ""
             let loadError = LoadError(
                 domain: error?.pointee.domain ?? 0, code: error?.pointee.code ?? 0,
-                message: error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error")
+                message: GErrorText.message(of: error, or: "unknown error"))
             return MainActor.assumeIsolated { closure(uriText, loadError) } ? 1 : 0
         }
             as @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) ->

@@ -100,11 +100,16 @@ enum BridgeScripts {
             }
             send("\(messageEvent)", text);
           }
+          var handler = Object.freeze({ postMessage: function (body) { post(body); } });
           if (!window.webkit) {
-            var handler = Object.freeze({ postMessage: function (body) { post(body); } });
             Object.defineProperty(window, "webkit", {
               value: Object.freeze({ messageHandlers: Object.freeze({ \(messageHandler): handler }) })
             });
+          } else {
+            // WebKit's own `window.webkit`: the embedder registered a handler in the page's world.
+            try {
+              Object.defineProperty(window.webkit.messageHandlers, "\(messageHandler)", { value: handler });
+            } catch (ignored) {}
           }
           // A dialog blocks the page's turn, and the relay sends at the end of a turn: hand over
           // what is waiting first, so that a journey.complete posted just before alert() arrives.

@@ -98,19 +98,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
     /// An owning ``BridgeJourneyWindow`` shows its error page before this runs.
     public var onLoadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
 
-    /// Page-lifecycle handling of the window that owns the transport, run before the public callbacks.
-    struct OwnerHooks {
-        /// Runs when a document's relay has said hello: from now on it can receive messages. `true`
-        /// for a new document, `false` for one brought back from the back/forward cache.
-        var pageReady: (@MainActor (Bool) -> Void)?
-        var loadFinished: (@MainActor () -> Void)?
-        var loadFailed: (@MainActor (JourneyLoadFailure) -> Void)?
-        var webProcessTerminated: (@MainActor (String) -> Void)?
-        /// Runs after the transport (re)installed its user scripts, which removes every other one.
-        var scriptsInstalled: (@MainActor () -> Void)?
-    }
-    /// Set by ``BridgeJourneyWindow``; embedders use the `on...` callbacks instead.
-    var ownerHooks = OwnerHooks()
+    /// The page's lifecycle, one event at a time; the journey window and its parts subscribe.
+    public let lifecycle = PageLifecycle()
 
     private var pageState = PageState.none
     private var lastHelloToken: String?
@@ -125,13 +114,14 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private var committedURI: String?
     private var startedURI: String?
     private let signals = SignalConnections()
-    private let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
+    /// The user scripts and message handlers kept on the web view's content manager.
+    let userContent: UserContentRegistry
 
     init(webView: UnsafeMutablePointer<WebKitWebView>, host: BridgeHost, originPolicy: OriginPolicy) {
         self.webView = webView
         self.host = host
         self.originPolicy = originPolicy
-        self.contentManager = webkit_web_view_get_user_content_manager(webView)!
+        self.userContent = UserContentRegistry(contentManager: webkit_web_view_get_user_content_manager(webView)!)
         UserActivity.startWatching()
         connectSignals(webView)
         installScripts()
@@ -234,7 +224,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         world: String? = nil,
         completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
     ) {
-        let context = Unmanaged.passRetained(EvaluationCompletion(completion)).toOpaque()
+        let context = RetainedBox.retain(completion)
         script.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { text in
                 webkit_web_view_evaluate_javascript(
@@ -246,8 +236,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     // MARK: Messages from the page
 
-    private func receiveMessage(_ result: gpointer?) {
-        guard let result, let value = webkit_javascript_result_get_js_value(OpaquePointer(result)) else { return }
+    private func receiveMessage(_ value: UnsafeMutablePointer<JSCValue>) {
         if jsc_value_is_string(value) != 0 {
             host.receive(text: Self.takeString(jsc_value_to_string(value)))
         } else if jsc_value_is_array(value) != 0 {
@@ -279,17 +268,15 @@ public final class WebKitBridgeTransport: BridgeTransport {
         }
     }
 
-    private func receiveControl(_ result: gpointer?) {
-        guard let result, let value = webkit_javascript_result_get_js_value(OpaquePointer(result)),
-            let kind = Self.stringProperty("kind", of: value)
-        else { return }
+    private func receiveControl(_ value: UnsafeMutablePointer<JSCValue>) {
+        guard let kind = Self.stringProperty("kind", of: value) else { return }
         switch kind {
         case "hello":
             guard let token = Self.stringProperty("token", of: value) else { return }
             pageState = .ready(token: token)
             let isNewDocument = token != lastHelloToken
             lastHelloToken = token
-            ownerHooks.pageReady?(isNewDocument)
+            lifecycle.publish(.ready(isNewDocument: isNewDocument))
             let queued = queuedDeliveries
             queuedDeliveries.removeAll()
             for delivery in queued { deliver(delivery.json, onFailure: delivery.onFailure) }
@@ -320,6 +307,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         case WEBKIT_LOAD_STARTED.rawValue:
             startedURI = webkit_web_view_get_uri(webView).map { String(cString: $0) }
             committedSinceStart = false
+            lifecycle.publish(.loadStarted)
         case WEBKIT_LOAD_COMMITTED.rawValue:
             committedSinceStart = true
             let uri = webkit_web_view_get_uri(webView).map { String(cString: $0) } ?? ""
@@ -335,6 +323,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             }
             committedURI = uri
             pageState = .loading
+            lifecycle.publish(.committed(uri: uri))
         case WEBKIT_LOAD_FINISHED.rawValue:
             // A load that never committed (refused by the origin policy, stopped) left the page
             // as it was: the page is not told it loaded again.
@@ -405,17 +394,17 @@ public final class WebKitBridgeTransport: BridgeTransport {
     }
 
     private func reportLoadFinished() {
-        ownerHooks.loadFinished?()
+        lifecycle.publish(.loadFinished)
         onLoadFinished?()
     }
 
     private func reportLoadFailed(_ failure: JourneyLoadFailure) {
-        ownerHooks.loadFailed?(failure)
+        lifecycle.publish(.loadFailed(failure))
         onLoadFailed?(failure)
     }
 
     private func reportWebProcessTerminated(_ reason: String) {
-        ownerHooks.webProcessTerminated?(reason)
+        lifecycle.publish(.webProcessTerminated(reason: reason))
         onWebProcessTerminated?(reason)
     }
 
@@ -449,20 +438,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let response = gbg_response_policy_decision(decision)
             guard webkit_response_policy_decision_is_main_frame_main_resource(response) != 0 else { return false }
             let uri = Self.uri(of: webkit_response_policy_decision_get_request(response))
-            if originPolicy.allowedOrigins.isEmpty {
-                originPolicy = OriginPolicy(allowedOrigins: [uri])
-            }
             guard originPolicy.allows(urlString: uri) else {
                 refuse(uri, decision: decision)
-                if committedURI == nil {
-                    // The journey's own address led elsewhere (a redirect to another origin):
-                    // there is no page to stay on, so the load has failed, and says where it went.
-                    reportLoadFailed(
-                        JourneyLoadFailure(
-                            url: startedURI ?? uri, kind: .other,
-                            message: tr("The address leads to another site, which is not allowed here"),
-                            detail: "redirected to \(uri), an origin not on the allowlist"))
-                }
+                // No page to stay on: the load has failed.
+                if committedURI == nil { reportLoadFailed(refusedFirstLoad(uri)) }
                 return true
             }
             let status = Int(
@@ -474,6 +453,22 @@ public final class WebKitBridgeTransport: BridgeTransport {
         default:
             return false
         }
+    }
+
+    /// Why the first document's response at `uri` was refused: the journey's own address led
+    /// elsewhere (a redirect to another origin), or the address itself is off the allowlist.
+    private func refusedFirstLoad(_ uri: String) -> JourneyLoadFailure {
+        let started = startedURI ?? uri
+        guard OriginPolicy.origin(ofURLString: started) == OriginPolicy.origin(ofURLString: uri) else {
+            return JourneyLoadFailure(
+                url: started, kind: .other,
+                message: tr("The address leads to another site, which is not allowed here"),
+                detail: "redirected to \(uri), an origin not on the allowlist")
+        }
+        return JourneyLoadFailure(
+            url: uri, kind: .other, message: tr("This address is not allowed here"),
+            detail: originPolicy.allowedOrigins.isEmpty
+                ? "the origin policy allows no origin" : "its origin is not on the allowlist")
     }
 
     private func refuseNewWebView(_ action: gpointer?) {
@@ -522,18 +517,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
     // MARK: Setup and teardown
 
     private func connectSignals(_ webView: UnsafeMutablePointer<WebKitWebView>) {
-        let manager = UnsafeMutableRawPointer(contentManager)
+        _ = userContent.addMessageHandler(
+            named: BridgeScripts.messageHandler, worldName: BridgeScripts.worldName, isBridgeOwn: true
+        ) { [unowned self] in receiveMessage($0) }
+        _ = userContent.addMessageHandler(
+            named: BridgeScripts.controlHandler, worldName: BridgeScripts.worldName, isBridgeOwn: true
+        ) { [unowned self] in receiveControl($0) }
         let view = UnsafeMutableRawPointer(webView)
-        signals.connect(
-            manager, "script-message-received::\(BridgeScripts.messageHandler)", trampoline: Signal.withPointer,
-            closure: { [unowned self] (result: gpointer?) in receiveMessage(result) } as Signal.WithPointer)
-        signals.connect(
-            manager, "script-message-received::\(BridgeScripts.controlHandler)", trampoline: Signal.withPointer,
-            closure: { [unowned self] (result: gpointer?) in receiveControl(result) } as Signal.WithPointer)
-        webkit_user_content_manager_register_script_message_handler_in_world(
-            contentManager, BridgeScripts.messageHandler, BridgeScripts.worldName)
-        webkit_user_content_manager_register_script_message_handler_in_world(
-            contentManager, BridgeScripts.controlHandler, BridgeScripts.worldName)
 
         signals.connect(
             view, "load-changed", trampoline: Signal.withEnum,
@@ -564,26 +554,19 @@ public final class WebKitBridgeTransport: BridgeTransport {
             closure: { [unowned self] in tearDown(reason: "The web view was closed") } as Signal.Plain)
     }
 
-    /// (Re)installs the bootstrap, page-world and relay scripts for the current policy.
+    /// (Re)installs the bootstrap, page-world and relay scripts for the current policy, followed
+    /// by every script added through ``addUserScript(_:)``.
     private func installScripts() {
-        webkit_user_content_manager_remove_all_scripts(contentManager)
-        let pageScripts = [
-            host.configuration.effectiveBootstrapScript,
-            BridgeScripts.pageWorld(maxMessageUnits: host.limits.maxMessageBytes, forwardsConsole: forwardsConsole),
-        ]
-        for source in pageScripts {
-            let script = webkit_user_script_new(
-                source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
-            webkit_user_content_manager_add_script(contentManager, script)
-            webkit_user_script_unref(script)
-        }
-        let relay = webkit_user_script_new_for_world(
-            BridgeScripts.relay(allowedOrigins: originPolicy.allowedOrigins),
-            WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
-            BridgeScripts.worldName, nil, nil)
-        webkit_user_content_manager_add_script(contentManager, relay)
-        webkit_user_script_unref(relay)
-        ownerHooks.scriptsInstalled?()
+        guard webView != nil else { return }
+        userContent.install(bridgeScripts: [
+            BridgeUserScript(source: host.configuration.effectiveBootstrapScript),
+            BridgeUserScript(
+                source: BridgeScripts.pageWorld(
+                    maxMessageUnits: host.limits.maxMessageBytes, forwardsConsole: forwardsConsole)),
+            BridgeUserScript(
+                source: BridgeScripts.relay(allowedOrigins: originPolicy.allowedOrigins),
+                worldName: BridgeScripts.worldName),
+        ])
     }
 
     /// Settles the host, detaches from it and disconnects every signal.
@@ -594,10 +577,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         resetForNewPage(reason: reason)
         pageState = .none
         signals.disconnectAll()
-        webkit_user_content_manager_unregister_script_message_handler_in_world(
-            contentManager, BridgeScripts.messageHandler, BridgeScripts.worldName)
-        webkit_user_content_manager_unregister_script_message_handler_in_world(
-            contentManager, BridgeScripts.controlHandler, BridgeScripts.worldName)
+        userContent.removeAllHandlers()
         webView = nil
         host.detachTransport()
     }
@@ -638,15 +618,8 @@ struct EvaluationFailure: Error {
 }
 
 /// The completion of one `webkit_web_view_evaluate_javascript` call, retained until it runs.
-private final class EvaluationCompletion: Sendable {
-    let completion: @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void
-    init(_ completion: @escaping @MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void) {
-        self.completion = completion
-    }
-}
-
 private let evaluationFinished: GAsyncReadyCallback = { source, result, data in
-    let completion = Unmanaged<EvaluationCompletion>.fromOpaque(data!).takeRetainedValue().completion
+    let completion = RetainedBox<@MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void>.take(data)
     var error: UnsafeMutablePointer<GError>?
     let value = webkit_web_view_evaluate_javascript_finish(gbg_web_view(source), result, &error)
     let outcome: Result<DeliveryOutcome, EvaluationFailure>
@@ -654,8 +627,7 @@ private let evaluationFinished: GAsyncReadyCallback = { source, result, data in
         outcome = .success(DeliveryOutcome(value))
         g_object_unref(value)
     } else {
-        let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "unknown error"
-        g_error_free(error)
+        let message = GErrorText.take(&error, or: "unknown error")
         outcome = .failure(EvaluationFailure(message: message))
     }
     MainActor.assumeIsolated { completion(outcome) }

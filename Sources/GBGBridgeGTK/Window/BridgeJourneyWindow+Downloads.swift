@@ -78,8 +78,8 @@ extension BridgeJourneyWindow {
         connectUntracked(
             instance, "failed", trampoline: Signal.withPointer,
             closure: { [weak self] (error: gpointer?) in
-                let message = error.flatMap { $0.assumingMemoryBound(to: GError.self).pointee.message }
-                self?.downloadFailed(tracker, reason: message.map { String(cString: $0) } ?? "")
+                let message = GErrorText.message(of: error?.assumingMemoryBound(to: GError.self), or: "")
+                self?.downloadFailed(tracker, reason: message)
             } as Signal.WithPointer)
         connectUntracked(
             instance, "finished", trampoline: Signal.plain,

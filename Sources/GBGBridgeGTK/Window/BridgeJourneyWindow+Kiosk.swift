@@ -346,7 +346,7 @@ extension BridgeJourneyWindow {
     /// over the active one, another one, or the journey window.
     private func waitingHostWindows() -> [UnsafeMutablePointer<GtkWindow>] {
         let warningWindow = kioskState.idleWarning?.gtkWindow
-        return processToplevels().filter { toplevel in
+        return ToplevelWindows.all().filter { toplevel in
             toplevel != window && toplevel != warningWindow
                 && gtk_window_get_window_type(toplevel) == GTK_WINDOW_TOPLEVEL
                 && gtk_widget_get_mapped(gbg_widget(toplevel)) != 0

@@ -86,7 +86,7 @@ enum KioskWindowGuard {
     static func kioskWindowOpened() {
         kioskWindows += 1
         installHook()
-        for toplevel in processToplevels() where gtk_widget_get_mapped(gbg_widget(toplevel)) != 0 {
+        for toplevel in ToplevelWindows.all() where gtk_widget_get_mapped(gbg_widget(toplevel)) != 0 {
             protect(toplevel)
         }
     }
@@ -112,7 +112,7 @@ enum KioskWindowGuard {
 
     /// Emission hooks run before the class handler: the widget is realized, not yet on screen.
     private static func widgetMapped(_ widget: UnsafeMutableRawPointer) {
-        guard kioskWindows > 0, isInstance(widget, of: gtk_window_get_type()) else { return }
+        guard kioskWindows > 0, gtkIsInstance(widget, ofType: gtk_window_get_type()) else { return }
         protect(gbg_window(widget))
     }
 

@@ -31,7 +31,7 @@ extension BridgeJourneyWindow {
             let request = SnapshotRequest(path: path) { continuation.resume(returning: $0) }
             webkit_web_view_get_snapshot(
                 webView, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
-                snapshotFinished, Unmanaged.passRetained(request).toOpaque())
+                snapshotFinished, RetainedBox.retain(request))
         }
         if let failure { throw SnapshotError(description: failure) }
     }
@@ -82,51 +82,40 @@ extension BridgeJourneyWindow {
     /// Runs ``settleScript``; failures (no page, script errors) only mean no settling.
     private func settleRendering(of webView: UnsafeMutablePointer<WebKitWebView>) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = SettleRequest { continuation.resume() }
+            let done: @Sendable () -> Void = { continuation.resume() }
             var script = Self.settleScript
             script.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { text in
                     webkit_web_view_call_async_javascript_function(
                         webView, text.baseAddress, gssize(text.count), nil, BridgeScripts.worldName, nil, nil,
-                        settleFinished, Unmanaged.passRetained(done).toOpaque())
+                        settleFinished, RetainedBox.retain(done))
                 }
             }
         }
     }
 }
 
-/// One pending settle step: whom to tell when the page has settled.
-private final class SettleRequest: Sendable {
-    let completion: @Sendable () -> Void
-    init(completion: @escaping @Sendable () -> Void) { self.completion = completion }
-}
-
 private let settleFinished: GAsyncReadyCallback = { source, result, data in
-    let request = Unmanaged<SettleRequest>.fromOpaque(data!).takeRetainedValue()
+    let settled = RetainedBox<@Sendable () -> Void>.take(data)
     var error: UnsafeMutablePointer<GError>?
     if let value = webkit_web_view_call_async_javascript_function_finish(gbg_web_view(source), result, &error) {
         g_object_unref(value)
     }
     if let error { g_error_free(error) }
-    request.completion()
+    settled()
 }
 
 /// One pending snapshot: where to write it and whom to tell (`nil` = success).
-private final class SnapshotRequest: Sendable {
+private struct SnapshotRequest: Sendable {
     let path: String
     let completion: @Sendable (String?) -> Void
-    init(path: String, completion: @escaping @Sendable (String?) -> Void) {
-        self.path = path
-        self.completion = completion
-    }
 }
 
 private let snapshotFinished: GAsyncReadyCallback = { source, result, data in
-    let request = Unmanaged<SnapshotRequest>.fromOpaque(data!).takeRetainedValue()
+    let request = RetainedBox<SnapshotRequest>.take(data)
     var error: UnsafeMutablePointer<GError>?
     guard let surface = webkit_web_view_get_snapshot_finish(gbg_web_view(source), result, &error) else {
-        let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? tr("unknown error")
-        g_error_free(error)
+        let message = GErrorText.take(&error, or: tr("unknown error"))
         request.completion(tr("Could not take a snapshot of the page: {reason}", ["reason": message]))
         return
     }

@@ -153,18 +153,10 @@ extension BridgeJourneyWindow {
         signals.connect(
             UnsafeMutableRawPointer(webView), "permission-request", trampoline: Signal.event,
             closure: { [unowned self] (request: gpointer?) in permissionRequested(request) } as Signal.Event)
-        transport.ownerHooks.scriptsInstalled = { [unowned self] in addPermissionScripts() }
-        addPermissionScripts()
-    }
-
-    /// Adds the document script to every frame (the transport removes it when it reinstalls its own).
-    private func addPermissionScripts() {
-        guard let webView, let manager = webkit_web_view_get_user_content_manager(webView) else { return }
-        let isolated = webkit_user_script_new_for_world(
-            WebPermissionScripts.isolatedWorld, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-            WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, BridgeScripts.worldName, nil, nil)
-        webkit_user_content_manager_add_script(manager, isolated)
-        webkit_user_script_unref(isolated)
+        // Registered with the transport, which adds it back whenever it reinstalls its own scripts.
+        transport.addUserScript(
+            BridgeUserScript(
+                source: WebPermissionScripts.isolatedWorld, frames: .allFrames, worldName: BridgeScripts.worldName))
     }
 
     private func documentReported(_ result: gpointer?) {
@@ -259,9 +251,9 @@ extension BridgeJourneyWindow {
     private func permissionRequested(_ pointer: gpointer?) -> Bool {
         guard let pointer else { return false }
         let request = OpaquePointer(pointer)
-        if isInstance(pointer, of: webkit_user_media_permission_request_get_type()) {
+        if gtkIsInstance(pointer, ofType: webkit_user_media_permission_request_get_type()) {
             userMediaRequested(request)
-        } else if isInstance(pointer, of: webkit_device_info_permission_request_get_type()) {
+        } else if gtkIsInstance(pointer, ofType: webkit_device_info_permission_request_get_type()) {
             deviceInfoRequested(request)
         } else {
             let kind = Self.otherKind(of: pointer)
@@ -282,7 +274,7 @@ extension BridgeJourneyWindow {
             (webkit_website_data_access_permission_request_get_type(), .websiteDataAccess),
             (webkit_install_missing_media_plugins_permission_request_get_type(), .mediaPlugins),
         ]
-        return kinds.first { isInstance(request, of: $0.0) }?.1 ?? .unknown
+        return kinds.first { gtkIsInstance(request, ofType: $0.0) }?.1 ?? .unknown
     }
 
     private func userMediaRequested(_ request: OpaquePointer) {

@@ -19,6 +19,16 @@ import GBGBridgeLocalization
 /// asks first while a journey is in progress. ``enterKioskMode(_:)`` goes further.
 ///
 /// Keep a reference to the window while it is open; ``onClosed`` tells when it is gone.
+///
+/// Its parts, each in its own file, follow the page through one source of events, the
+/// transport's ``WebKitBridgeTransport/lifecycle``:
+/// - this file: the window, its title, notice bar, keys, context menu, focus and the bridge's
+///   lifecycle events (`host.ready`, `host.foreground`/`background`, `journey.cancel`);
+/// - the error page (`JourneyErrorPage`, `JourneyErrorView`) with kiosk mode's automatic retries;
+/// - kiosk mode (`+Kiosk`, `KioskWipe`, `KioskIdleWarning`, `UserActivity`);
+/// - the page's permission requests, the camera above all (`+WebPermissions`, `WebPermissionScripts`);
+/// - the page's file chooser, print and colour dialogs (`+PageDialogs`) and downloads (`+Downloads`);
+/// - snapshots (`+Snapshot`).
 @MainActor
 public final class BridgeJourneyWindow {
     /// The journey URL. Setting a different URL navigates the web view to it.
@@ -74,7 +84,7 @@ public final class BridgeJourneyWindow {
     /// failure is only reported through ``onLoadFailed`` and WebKit shows its own page.
     public var showsErrorPage = true
     /// The failure the error page shows, or `nil` while the journey is shown.
-    public private(set) var shownLoadFailure: JourneyLoadFailure?
+    public var shownLoadFailure: JourneyLoadFailure? { errorPage.shownFailure }
     /// Whether the application (any window of this process) has the focus and this window
     /// is not iconified, as last told to the page with `host.foreground` / `host.background`.
     public private(set) var isInForeground = true
@@ -107,7 +117,7 @@ public final class BridgeJourneyWindow {
 
     let signals = SignalConnections()
     let stack: UnsafeMutablePointer<GtkWidget>
-    let errorView = JourneyErrorView()
+    let errorPage: JourneyErrorPage
     private let notice: UnsafeMutablePointer<GtkWidget>
     private let noticeLabel: UnsafeMutablePointer<GtkWidget>
     private var isIconified = false
@@ -129,11 +139,8 @@ public final class BridgeJourneyWindow {
     var kioskState = KioskState()
     /// While a session reset is under way: loads are not reported.
     var isResetting = false
-    /// Kiosk mode's error page loads the journey again by itself, waiting longer after each failure.
-    private var automaticRetry = AutomaticRetrySchedule()
-    private var automaticRetryTask: Task<Void, Never>?
     /// In kiosk mode, after a failed load: how long until the window loads the journey again by itself.
-    public private(set) var nextAutomaticRetryDelay: Duration?
+    public var nextAutomaticRetryDelay: Duration? { errorPage.nextRetryDelay }
     /// How the page's permission requests are answered, and what is waiting for the person.
     var permissionState = WebPermissionState()
     /// Whether the page's file chooser, print and colour dialogs are refused, and who hears of it.
@@ -195,7 +202,7 @@ public final class BridgeJourneyWindow {
         gtk_stack_set_transition_type(gbg_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_stack_set_transition_duration(gbg_stack(stack), 150)
         gtk_stack_add_named(gbg_stack(stack), gbg_widget(webView), "journey")
-        gtk_stack_add_named(gbg_stack(stack), errorView.widget, "error")
+        errorPage = JourneyErrorPage(in: stack)
         gtk_box_pack_start(gbg_box(box), stack, 1, 1, 0)
         self.window = window
         self.webView = webView
@@ -223,7 +230,7 @@ public final class BridgeJourneyWindow {
     public func show() {
         guard let window else { return }
         gtk_widget_show_all(gbg_widget(window))
-        gtk_stack_set_visible_child_name(gbg_stack(stack), shownLoadFailure == nil ? "journey" : "error")
+        errorPage.showCurrentChild()
     }
 
     /// Closes the window as the user would: mid-journey the page first gets `journey.cancel`
@@ -298,65 +305,28 @@ public final class BridgeJourneyWindow {
     // MARK: Error page
 
     /// Whether the error page is shown instead of the journey.
-    public var isShowingErrorPage: Bool { shownLoadFailure != nil }
+    public var isShowingErrorPage: Bool { errorPage.isShown }
 
     /// Shows the error page for `failure` in place of the web view. In kiosk mode the page is for
     /// the public: it says the service is not available and to ask a member of staff, and shows
     /// nothing of `failure`.
     public func showErrorPage(for failure: JourneyLoadFailure) {
-        shownLoadFailure = failure
-        if kiosk != nil {
-            errorView.showForPublic()
-        } else {
-            errorView.show(failure)
-        }
-        gtk_stack_set_visible_child_name(gbg_stack(stack), "error")
-        if kiosk == nil, window.map({ gtk_window_is_active($0) != 0 }) ?? false { errorView.focusRetry() }
+        errorPage.show(
+            failure, forPublic: kiosk != nil,
+            focusRetry: kiosk == nil && (window.map { gtk_window_is_active($0) != 0 } ?? false))
     }
 
     /// Whether the error page shows the public's text rather than the failure.
-    public var isErrorPageForPublic: Bool { shownLoadFailure != nil && errorView.isForPublic }
-
-    /// Loads the journey again after the schedule's next delay (kiosk mode, after a failed load).
-    private func scheduleAutomaticRetry() {
-        automaticRetryTask?.cancel()
-        var random = SystemRandomNumberGenerator()
-        let delay = automaticRetry.delayAfterFailure(using: &random)
-        nextAutomaticRetryDelay = delay
-        automaticRetryTask = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: delay)
-            guard let self, !Task.isCancelled, self.window != nil else { return }
-            self.automaticRetryTask = nil
-            self.nextAutomaticRetryDelay = nil
-            // A session reset loads the journey itself once the wipe is done.
-            if !self.isResetting { self.retry() }
-        }
-    }
-
-    private func cancelAutomaticRetry() {
-        automaticRetryTask?.cancel()
-        automaticRetryTask = nil
-        nextAutomaticRetryDelay = nil
-        automaticRetry.reset()
-    }
+    public var isErrorPageForPublic: Bool { errorPage.isShown && errorPage.view.isForPublic }
 
     /// Loads the journey URL again; the web view comes back once a load succeeds (the error
     /// page stays, with a spinner, until then).
     public func retry() {
-        if shownLoadFailure != nil { errorView.setBusy(true) }
-        load()
+        errorPage.retry()
     }
 
     /// The heading of the error page while it is shown (for tests and accessibility checks).
-    public var errorPageHeading: String? { shownLoadFailure == nil ? nil : errorView.headingText }
-
-    private func hideErrorPage() {
-        guard shownLoadFailure != nil else { return }
-        shownLoadFailure = nil
-        errorView.setBusy(false)
-        gtk_stack_set_visible_child_name(gbg_stack(stack), "journey")
-        if let webView { gtk_widget_grab_focus(gbg_widget(webView)) }
-    }
+    public var errorPageHeading: String? { errorPage.isShown ? errorPage.view.headingText : nil }
 
     // MARK: Reload
 
@@ -382,7 +352,7 @@ public final class BridgeJourneyWindow {
         let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
         let title = gtk_label_new(nil)!
         gtk_label_set_markup(
-            gbg_label(title), "<span size='large' weight='bold'>\(Self.escapeMarkup(question))</span>")
+            gbg_label(title), "<span size='large' weight='bold'>\(markupEscaped(question))</span>")
         let body = gtk_label_new(detail)!
         for label in [title, body] {
             gtk_label_set_xalign(gbg_label(label), 0)
@@ -493,53 +463,20 @@ public final class BridgeJourneyWindow {
     }
 
     private func connect(window: UnsafeMutablePointer<GtkWindow>, webView: UnsafeMutablePointer<WebKitWebView>) {
-        // A document that can talk has begun the journey, even before its load finishes: an
-        // ending run owes it `journey.cancel`.
-        transport.ownerHooks.pageReady = { [unowned self] isNewDocument in
-            guard isNewDocument else { return }
-            documentCompletedJourney = false
-            guard !isResetting, !hasEnded else { return }
-            isJourneyInProgress = true
-        }
-        transport.ownerHooks.loadFinished = { [unowned self] in
-            guard currentLoadFailure == nil, !hasEnded else { return }
-            if isResetting { return }
-            cancelAutomaticRetry()
-            hideErrorPage()
-            kioskLoadFinished()
-            if !documentCompletedJourney { isJourneyInProgress = true }
-            // A document brought back from the back/forward cache was told already.
-            if let token = transport.readyToken, token == hostReadyToken {
-                onLoadFinished?()
-                return
+        transport.lifecycle.subscribe { [unowned self] event in
+            switch event {
+            case .loadStarted: currentLoadFailure = nil
+            case .committed: pageDocumentsReplaced()
+            case .ready(let isNewDocument): documentReady(isNewDocument: isNewDocument)
+            case .loadFinished: isResetting ? kioskBlankLoaded() : pageLoaded()
+            case .loadFailed(let failure): pageFailed(failure)
+            case .webProcessTerminated(let reason):
+                pageDocumentsReplaced()
+                if !isResetting { webProcessTerminated(reason) }
             }
-            hostReadyToken = transport.readyToken
-            host.send(event: "host.ready", data: ["timestamp": .number(Date().timeIntervalSince1970)])
-            onLoadFinished?()
-        }
-        transport.ownerHooks.loadFailed = { [unowned self] failure in
-            // A session reset ends the web process on purpose, and a crash in kiosk mode brings one:
-            // either loads the journey itself.
-            if isResetting || (kiosk != nil && failure.kind == .webProcess) { return }
-            currentLoadFailure = failure
-            if showsErrorPage { showErrorPage(for: failure) }
-            if kiosk != nil { scheduleAutomaticRetry() }
-            onLoadFailed?(failure)
-        }
-        transport.ownerHooks.webProcessTerminated = { [unowned self] reason in
-            pageDocumentsReplaced()
-            if isResetting { return }
-            webProcessTerminated(reason)
         }
 
         let view = UnsafeMutableRawPointer(webView)
-        signals.connect(
-            view, "load-changed", trampoline: Signal.withEnum,
-            closure: { [unowned self] (event: UInt32) in
-                if event == WEBKIT_LOAD_STARTED.rawValue { currentLoadFailure = nil }
-                if event == WEBKIT_LOAD_COMMITTED.rawValue { pageDocumentsReplaced() }
-                if event == WEBKIT_LOAD_FINISHED.rawValue, isResetting { kioskBlankLoaded() }
-            } as Signal.WithEnum)
         signals.connect(
             view, "context-menu", trampoline: Signal.contextMenu,
             closure: { [unowned self] (menu: gpointer?) in contextMenu(menu) } as Signal.ContextMenu)
@@ -561,7 +498,7 @@ public final class BridgeJourneyWindow {
                 view, "close", trampoline: Signal.plain,
                 closure: { [unowned self] in close() } as Signal.Plain)
         }
-        errorView.onRetry = { [unowned self] in retry() }
+        errorPage.reload = { [unowned self] in load() }
 
         let windowPointer = UnsafeMutableRawPointer(window)
         signals.connect(
@@ -593,6 +530,42 @@ public final class BridgeJourneyWindow {
             windowPointer, "destroy", trampoline: Signal.plain,
             closure: { [unowned self] in windowDestroyed() } as Signal.Plain)
         watchFocus(of: window)
+    }
+
+    /// A document that can talk has begun the journey, even before its load finishes: an ending
+    /// run owes it `journey.cancel`.
+    private func documentReady(isNewDocument: Bool) {
+        guard isNewDocument else { return }
+        documentCompletedJourney = false
+        guard !isResetting, !hasEnded else { return }
+        isJourneyInProgress = true
+    }
+
+    private func pageLoaded() {
+        guard currentLoadFailure == nil, !hasEnded else { return }
+        errorPage.cancelRetry()
+        errorPage.hide(focusing: webView)
+        kioskLoadFinished()
+        if !documentCompletedJourney { isJourneyInProgress = true }
+        // A document brought back from the back/forward cache was told already.
+        if let token = transport.readyToken, token == hostReadyToken {
+            onLoadFinished?()
+            return
+        }
+        hostReadyToken = transport.readyToken
+        host.send(event: "host.ready", data: ["timestamp": .number(Date().timeIntervalSince1970)])
+        onLoadFinished?()
+    }
+
+    private func pageFailed(_ failure: JourneyLoadFailure) {
+        // A session reset ends the web process on purpose, and a crash in kiosk mode brings one:
+        // either loads the journey itself.
+        if isResetting || (kiosk != nil && failure.kind == .webProcess) { return }
+        currentLoadFailure = failure
+        if showsErrorPage { showErrorPage(for: failure) }
+        // A session reset loads the journey itself once the wipe is done.
+        if kiosk != nil { errorPage.scheduleRetry { [unowned self] in window != nil && !isResetting } }
+        onLoadFailed?(failure)
     }
 
     // MARK: Keys and menus
@@ -690,7 +663,7 @@ public final class BridgeJourneyWindow {
     /// dialogs, menus), so focus moving among them is not mistaken for the app losing it.
     private func watchFocus(of window: UnsafeMutablePointer<GtkWindow>) {
         let key = "gbgbridge-focus-watch-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
-        for toplevel in processToplevels() + [window] where g_object_get_data(gbg_object(toplevel), key) == nil {
+        for toplevel in ToplevelWindows.all() + [window] where g_object_get_data(gbg_object(toplevel), key) == nil {
             g_object_set_data(gbg_object(toplevel), key, UnsafeMutableRawPointer(bitPattern: 1))
             let pointer = UnsafeMutableRawPointer(toplevel)
             connectUntracked(
@@ -729,12 +702,12 @@ public final class BridgeJourneyWindow {
 
     /// Whether a window of this process is active, or one of its menus is open.
     public static func applicationHasFocus() -> Bool {
-        for toplevel in processToplevels() {
+        for toplevel in ToplevelWindows.all() {
             if gtk_window_is_active(toplevel) != 0 { return true }
             if gtk_window_get_window_type(toplevel) == GTK_WINDOW_POPUP,
                 gtk_widget_get_mapped(gbg_widget(toplevel)) != 0,
-                isInstance(
-                    gtk_bin_get_child(gbg_bin(toplevel)).map(UnsafeMutableRawPointer.init), of: gtk_menu_get_type())
+                gtkIsInstance(
+                    gtk_bin_get_child(gbg_bin(toplevel)).map(UnsafeMutableRawPointer.init), ofType: gtk_menu_get_type())
             {
                 return true
             }
@@ -799,12 +772,6 @@ public final class BridgeJourneyWindow {
         }
     }
 
-    static func escapeMarkup(_ text: String) -> String {
-        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-        defer { g_free(escaped) }
-        return String(cString: escaped)
-    }
-
     private func windowDestroyed() {
         if kiosk != nil { KioskWindowGuard.kioskWindowClosed() }
         denyPendingPermissions()
@@ -816,7 +783,7 @@ public final class BridgeJourneyWindow {
             webkit_web_view_session_state_unref(history)
             kioskState.initialHistory = nil
         }
-        automaticRetryTask?.cancel()
+        errorPage.cancelRetry()
         transport.tearDown(reason: "The journey window was closed")  // untranslated: bridge data
         window = nil
         webView = nil

@@ -74,8 +74,7 @@ public enum BridgeCertificateTrust {
     public static func loadCertificate(atPath path: String) throws(Failure) -> UnsafeMutablePointer<GTlsCertificate> {
         var error: UnsafeMutablePointer<GError>?
         guard let certificate = g_tls_certificate_new_from_file(path, &error) else {
-            let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? tr("unknown error")
-            if let error { g_error_free(error) }
+            let message = GErrorText.take(&error, or: tr("unknown error"))
             throw Failure(
                 description: tr(
                     "{path} is not a readable PEM certificate ({reason})", ["path": path, "reason": message]))

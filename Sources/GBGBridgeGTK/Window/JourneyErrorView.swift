@@ -61,7 +61,7 @@ final class JourneyErrorView {
         gtk_box_pack_start(gbg_box(column), address, 0, 0, 0)
 
         problemsTitle = Self.label(wrap: false)
-        let problemsHeading = Self.escape(tr("Problems with the server's certificate"))
+        let problemsHeading = markupEscaped(tr("Problems with the server's certificate"))
         gtk_label_set_markup(gbg_label(problemsTitle), "<b>\(problemsHeading)</b>")
         gtk_widget_set_margin_top(problemsTitle, 6)
         gtk_widget_set_no_show_all(problemsTitle, 1)
@@ -102,7 +102,7 @@ final class JourneyErrorView {
         let (iconName, title) = Self.presentation(of: failure.kind)
         gtk_image_set_from_icon_name(gbg_image(icon), iconName, GTK_ICON_SIZE_DIALOG)
         gtk_image_set_pixel_size(gbg_image(icon), 96)
-        gtk_label_set_markup(gbg_label(heading), "<span size='x-large' weight='bold'>\(Self.escape(title))</span>")
+        gtk_label_set_markup(gbg_label(heading), "<span size='x-large' weight='bold'>\(markupEscaped(title))</span>")
         gtk_label_set_text(gbg_label(message), Self.sentence(failure.message))
         gtk_label_set_text(gbg_label(address), failure.url)
         if case .tls(let list) = failure.kind, !list.isEmpty {
@@ -122,9 +122,9 @@ final class JourneyErrorView {
         setForPublic(true)
         gtk_image_set_from_icon_name(gbg_image(icon), "dialog-information-symbolic", GTK_ICON_SIZE_DIALOG)
         gtk_image_set_pixel_size(gbg_image(icon), 96)
-        let title = Self.escape(tr("This service is not available right now."))
+        let title = markupEscaped(tr("This service is not available right now."))
         gtk_label_set_markup(gbg_label(heading), "<span size='xx-large' weight='bold'>\(title)</span>")
-        let request = Self.escape(tr("Please ask a member of staff."))
+        let request = markupEscaped(tr("Please ask a member of staff."))
         gtk_label_set_markup(gbg_label(message), "<span size='x-large'>\(request)</span>")
         gtk_label_set_text(gbg_label(address), "")
         gtk_label_set_text(gbg_label(problems), "")
@@ -188,12 +188,6 @@ final class JourneyErrorView {
         return ".!?".contains(last) ? first : first + "."
     }
 
-    private static func escape(_ text: String) -> String {
-        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-        defer { g_free(escaped) }
-        return String(cString: escaped)
-    }
-
     private static func label(wrap: Bool) -> UnsafeMutablePointer<GtkWidget> {
         let label = gtk_label_new(nil)!
         if wrap {
@@ -201,30 +195,6 @@ final class JourneyErrorView {
             gtk_label_set_max_width_chars(gbg_label(label), 60)
         }
         return label
-    }
-}
-
-/// When the kiosk's error page loads the journey again by itself: 5 s after the first failure,
-/// doubling after each further one up to 5 minutes, each delay shortened by up to a quarter at
-/// random so that many terminals do not all knock at once when a server comes back.
-struct AutomaticRetrySchedule {
-    static let firstDelay: Duration = .seconds(5)
-    static let longestDelay: Duration = .seconds(300)
-
-    /// The failures in a row since the journey last loaded.
-    private(set) var failures = 0
-
-    /// Counts one more failure and returns how long to wait before the next attempt.
-    mutating func delayAfterFailure<Source: RandomNumberGenerator>(using random: inout Source) -> Duration {
-        failures += 1
-        let doubled = Self.firstDelay * (1 << min(failures - 1, 16))
-        let base = min(doubled, Self.longestDelay)
-        return base * Double.random(in: 0.75...1.0, using: &random)
-    }
-
-    /// The journey loaded: the next failure starts again at the first delay.
-    mutating func reset() {
-        failures = 0
     }
 }
 

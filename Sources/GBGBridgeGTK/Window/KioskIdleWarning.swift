@@ -34,7 +34,7 @@ final class KioskIdleWarning {
         gtk_container_set_border_width(gbg_container(column), 36)
         gtk_widget_set_size_request(column, 460, -1)
         heading = gtk_label_new(nil)
-        let title = BridgeJourneyWindow.escapeMarkup(tr("Are you still there?"))
+        let title = markupEscaped(tr("Are you still there?"))
         gtk_label_set_markup(gbg_label(heading), "<span size='xx-large' weight='bold'>\(title)</span>")
         gtk_box_pack_start(gbg_box(column), heading, 0, 0, 0)
 

@@ -24,15 +24,15 @@ enum KioskWipe {
     @MainActor
     static func clear(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let box = Unmanaged.passRetained(ClearCompletion(continuation)).toOpaque()
+            let box = RetainedBox.retain(continuation)
             webkit_website_data_manager_clear(
                 manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil,
                 { source, result, data in
-                    let completion = Unmanaged<ClearCompletion>.fromOpaque(data!).takeRetainedValue()
+                    let continuation = RetainedBox<CheckedContinuation<Void, Never>>.take(data)
                     var error: UnsafeMutablePointer<GError>?
                     _ = webkit_website_data_manager_clear_finish(gbg_website_data_manager(source), result, &error)
                     if let error { g_error_free(error) }
-                    completion.continuation.resume()
+                    continuation.resume()
                 }, box)
         }
     }
@@ -41,11 +41,11 @@ enum KioskWipe {
     @MainActor
     static func remainingTypes(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>) async -> UInt32 {
         await withCheckedContinuation { (continuation: CheckedContinuation<UInt32, Never>) in
-            let box = Unmanaged.passRetained(FetchCompletion(continuation)).toOpaque()
+            let box = RetainedBox.retain(continuation)
             webkit_website_data_manager_fetch(
                 manager, WEBKIT_WEBSITE_DATA_ALL, nil,
                 { source, result, data in
-                    let completion = Unmanaged<FetchCompletion>.fromOpaque(data!).takeRetainedValue()
+                    let continuation = RetainedBox<CheckedContinuation<UInt32, Never>>.take(data)
                     var error: UnsafeMutablePointer<GError>?
                     let list = webkit_website_data_manager_fetch_finish(
                         gbg_website_data_manager(source), result, &error)
@@ -60,7 +60,7 @@ enum KioskWipe {
                         node = current.pointee.next
                     }
                     g_list_free(list)
-                    completion.continuation.resume(returning: types)
+                    continuation.resume(returning: types)
                 }, box)
         }
     }
@@ -77,32 +77,17 @@ enum KioskWipe {
             await Promise.all(registrations.map((registration) => registration.unregister()));
             return registrations.length;
             """
-        let box = Unmanaged.passRetained(ScriptCompletion(done)).toOpaque()
+        let box = RetainedBox.retain(done)
         webkit_web_view_call_async_javascript_function(
             webView, script, -1, nil, nil, nil, nil,
             { source, result, data in
-                let completion = Unmanaged<ScriptCompletion>.fromOpaque(data!).takeRetainedValue()
+                let done = RetainedBox<@MainActor () -> Void>.take(data)
                 var error: UnsafeMutablePointer<GError>?
                 let value = webkit_web_view_call_async_javascript_function_finish(
                     gbg_web_view(source), result, &error)
                 if let value { g_object_unref(value) }
                 if let error { g_error_free(error) }
-                MainActor.assumeIsolated { completion.done() }
+                MainActor.assumeIsolated { done() }
             }, box)
     }
-}
-
-private final class ScriptCompletion: @unchecked Sendable {
-    let done: @MainActor () -> Void
-    init(_ done: @escaping @MainActor () -> Void) { self.done = done }
-}
-
-private final class ClearCompletion: Sendable {
-    let continuation: CheckedContinuation<Void, Never>
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-}
-
-private final class FetchCompletion: Sendable {
-    let continuation: CheckedContinuation<UInt32, Never>
-    init(_ continuation: CheckedContinuation<UInt32, Never>) { self.continuation = continuation }
 }

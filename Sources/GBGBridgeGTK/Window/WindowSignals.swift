@@ -27,23 +27,3 @@ func connectUntracked<Closure>(
         })
     if id == 0 { Unmanaged<AnyObject>.fromOpaque(box).release() }
 }
-
-/// Whether `instance` is a GObject of `type` or a subclass.
-func isInstance(_ instance: UnsafeMutableRawPointer?, of type: GType) -> Bool {
-    guard let instance else { return false }
-    return g_type_check_instance_is_a(instance.assumingMemoryBound(to: GTypeInstance.self), type) != 0
-}
-
-/// The toplevel windows of this process (borrowed pointers: valid during this main-loop turn).
-@MainActor
-func processToplevels() -> [UnsafeMutablePointer<GtkWindow>] {
-    guard let list = gtk_window_list_toplevels() else { return [] }
-    defer { g_list_free(list) }
-    var windows: [UnsafeMutablePointer<GtkWindow>] = []
-    var node: UnsafeMutablePointer<GList>? = list
-    while let current = node {
-        if let data = current.pointee.data { windows.append(gbg_window(data)) }
-        node = current.pointee.next
-    }
-    return windows
-}

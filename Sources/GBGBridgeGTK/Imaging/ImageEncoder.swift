@@ -68,8 +68,8 @@ public enum ImageEncoder {
         return try result.get()
     }
 
-    /// Encodes a pixbuf (for example one decoded from a file).
-    static func save(_ pixbuf: OpaquePointer, as format: Format) -> Result<Data, EncodingError> {
+    /// Encodes a pixbuf (for example one decoded from a file, or a window's snapshot).
+    package static func save(_ pixbuf: OpaquePointer, as format: Format) -> Result<Data, EncodingError> {
         let options = format.options
         var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
         var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
@@ -82,8 +82,7 @@ public enum ImageEncoder {
         var error: UnsafeMutablePointer<GError>?
         let saved = gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, format.pixbufType, &keys, &values, &error)
         guard saved != 0, let buffer else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
+            let reason = GErrorText.take(&error, or: "unknown error")
             return .failure(EncodingError(description: "\(format.pixbufType) encoding failed: \(reason)"))
         }
         defer { g_free(buffer) }

@@ -11,10 +11,11 @@ import GBGBridgeNFC
     import Glibc
 #endif
 
-// Opens the capture dialog over a stand-in journey window with synthetic cameras, for tests and
-// screenshots that run outside the Swift test process (AT-SPI, other screen sizes, themes, languages).
+// Opens the host dialogs (the capture dialog with synthetic cameras, the chip-reading window) over a
+// stand-in journey window, for tests and screenshots that run outside the Swift test process
+// (AT-SPI, other screen sizes, themes, languages).
 //
-//   gbgbridge-capture-testhost show STATE [--kind document|selfie] [--screenshot PNG] [--hold SECONDS]
+//   gbgbridge-dialog-testhost show STATE [--kind document|selfie] [--screenshot PNG] [--hold SECONDS]
 //                                         [--press-capture-when FILE] [--unfocus-when PREFIX]
 //       STATE: live | hint | countdown | review | disconnected
 //       Prints "READY STATE" once the dialog is in that state; with --screenshot it paints the dialog into
@@ -23,9 +24,9 @@ import GBGBridgeNFC
 //       done with the dialog's first state, however long that took). With --unfocus-when it takes the
 //       keyboard focus off every widget each time the next of PREFIX-1, PREFIX-2, ... appears, printing
 //       "UNFOCUSED N". Prints "FINISHED document|selfie|cancelled|failed CODE" as soon as the dialog answers.
-//   gbgbridge-capture-testhost size
+//   gbgbridge-dialog-testhost size
 //       Prints "window W H workarea W H" for the dialog's size on the primary monitor and exits.
-//   gbgbridge-capture-testhost nfc STATE [--document passport|card|unknown] [--advance-when PREFIX]
+//   gbgbridge-dialog-testhost nfc STATE [--document passport|card|unknown] [--advance-when PREFIX]
 //                                        [--screenshot PNG] [--hold SECONDS] [--confirm-seconds SECONDS]
 //       The chip-reading window instead. STATE: waiting | reading | failed (a read that lost the
 //       document, with Try again) | nodocument (no document found: the next placement suggested) |
@@ -56,7 +57,7 @@ func say(_ line: String) {
 }
 
 guard let command = arguments.first else {
-    print("usage: gbgbridge-capture-testhost show STATE [options] | size | nfc STATE [options]")
+    print("usage: gbgbridge-dialog-testhost show STATE [options] | size | nfc STATE [options]")
     exit(2)
 }
 
@@ -215,14 +216,13 @@ func run() async {
         version: "1.0", correlationId: "testhost", type: .request, timestamp: 1,
         payload: BridgePayload(
             action: "camera.document.capture", data: kind == .document ? ["side": .string("front")] : nil))
-    var finished: CaptureResult?
+    var finished: CaptureOutcome?
     let window = CaptureWindow(
-        kind: kind, request: request, sources: sources, selfieRecipient: nil, selfieCountdown: 3
+        kind: kind, request: request, sources: sources, selfieCountdown: 3
     ) { result in
         finished = result
         switch result {
-        case .document: say("FINISHED document")
-        case .selfie: say("FINISHED selfie")
+        case .photo(let photo): say("FINISHED \(photo.kind == .document ? "document" : "selfie")")
         case .cancelled: say("FINISHED cancelled")
         case .failed(let code, _, _): say("FINISHED failed \(code)")
         }

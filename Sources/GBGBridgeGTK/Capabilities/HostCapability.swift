@@ -1,0 +1,33 @@
+import CWebKitGTK
+import GBGBridge
+
+/// A capability an app offers its journey (the cameras, the chip reader), made for one
+/// ``BridgeHost`` and run by the app the same way as every other.
+///
+/// In a run: ``install()`` once, before the journey window opens; ``parentWindow`` set to the
+/// journey window once it has opened; ``answerUnhandled(_:on:)`` for each request the host
+/// routes as unhandled, until one capability takes it; ``stop()`` once, when the run ends.
+@MainActor
+public protocol HostCapability: AnyObject {
+    /// Offers the capability on its host: sets its handlers and looks for its device.
+    func install() async
+
+    /// The window the capability's own windows and dialogs belong to: the journey window.
+    var parentWindow: UnsafeMutablePointer<GtkWindow>? { get set }
+
+    /// Answers `request`, which the host found nobody to handle, if it is this capability's
+    /// (its action while the capability is withdrawn, say); returns whether it answered it.
+    func answerUnhandled(_ request: BridgeMessage, on host: BridgeHost) -> Bool
+
+    /// Ends the capability's work at the end of the run: stops watching for devices and
+    /// cancels work in progress.
+    func stop()
+}
+
+extension HostCapability {
+    /// Takes no request.
+    public func answerUnhandled(_ request: BridgeMessage, on host: BridgeHost) -> Bool { false }
+
+    /// Does nothing.
+    public func stop() {}
+}

@@ -1,0 +1,22 @@
+import GBGBridge
+import GBGBridgeGTK
+
+/// The chip reader as one of the app's capabilities: ``install()``, ``parentWindow`` and
+/// ``stop()`` as declared on the type; an `nfc.read` nobody handles (no reader connected, or
+/// ``ReaderChoice/none``) is answered here.
+extension NFCReadCapability: HostCapability {
+    /// Answers an `nfc.read` that arrived while the capability is withdrawn: `unsupported`,
+    /// `NFC_NOT_AVAILABLE`, not recoverable, with why no reader is in use (`--nfc-reader none`
+    /// when chip reading is off). Takes no other request.
+    public func answerUnhandled(_ request: BridgeMessage, on host: BridgeHost) -> Bool {
+        guard request.payload.action == Self.action else { return false }
+        if options.reader == .none {
+            host.respond(
+                to: request.correlationId, status: .unsupported,
+                error: NFCReadFailure.readerUnavailable.payload(detail: "--nfc-reader none"))
+        } else {
+            respondUnavailable(to: request, host: host)
+        }
+        return true
+    }
+}

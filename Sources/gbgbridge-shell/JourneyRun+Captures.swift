@@ -1,0 +1,58 @@
+import GBGBridge
+import GBGBridgeCapture
+import GBGBridgeLocalization
+
+extension JourneyRun {
+    /// The capture slots: the scripted ones answered at once (``ScriptedCaptures``), the others
+    /// by the camera (`--camera`), which is the capability made when any are left.
+    func cameraCapability() -> RunCapability? {
+        ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
+        ScriptedCaptures.install(
+            settings.selfieAnswer, on: host.selfieCapture, selfieRecipient: settings.selfieRecipientKey)
+        guard !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted else {
+            noteDemoSelfieKey()
+            return nil
+        }
+        // Its install() serves the slots the scripted answers left.
+        let coordinator: CaptureCoordinator
+        if settings.usesTestPattern {
+            coordinator = CaptureCoordinator(
+                host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
+                selfieCountdown: settings.selfieCountdown,
+                sources: {
+                    [SyntheticFrameSource(name: tr("Test pattern"), width: 1280, height: 720, framesPerSecond: 15)]
+                })
+        } else {
+            coordinator = CaptureCoordinator(
+                host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
+                autoCaptureAfter: settings.autoCapture, selfieCountdown: settings.selfieCountdown)
+        }
+        return RunCapability(capability: coordinator) { [self] in
+            // install() has looked for the camera; only when it found none is it worth asking why.
+            if coordinator.cameraAvailable == false,
+                let diagnosis = await CameraDiagnosis.startupLine(for: settings.camera)
+            {
+                ShellOutput.note(diagnosis)
+            }
+            if settings.usesTestPattern {
+                host.documentCapture.permissionState = .granted
+                host.selfieCapture.permissionState = .granted
+            }
+            noteDemoSelfieKey()
+        }
+    }
+
+    /// Says so when selfie packages are sealed to the demo key.
+    private func noteDemoSelfieKey() {
+        let seals: Bool
+        switch settings.selfieAnswer {
+        case .image: seals = true
+        case .camera: seals = host.selfieCapture.isSupported
+        case .cancel, .fail: seals = false
+        }
+        if settings.selfieRecipientKeyIsDemo, seals {
+            ShellOutput.note(
+                tr("selfie packages are sealed to the DEMO key (use --selfie-recipient-key for your own)"))
+        }
+    }
+}
