@@ -6,14 +6,14 @@ import GBGBridgeGTK
 /// ``ReaderChoice/none``) is answered here.
 extension NFCReadCapability: HostCapability {
     /// Answers an `nfc.read` that arrived while the capability is withdrawn: `unsupported`,
-    /// `NFC_NOT_AVAILABLE`, not recoverable, with why no reader is in use (`--nfc-reader none`
-    /// when chip reading is off). Takes no other request.
+    /// `NFC_NOT_AVAILABLE`, not recoverable, with why no reader is in use ("chip reading is turned
+    /// off in this app" for ``ReaderChoice/none``). Takes no other request.
     public func answerUnhandled(_ request: BridgeMessage, on host: BridgeHost) -> Bool {
         guard request.payload.action == Self.action else { return false }
         if options.reader == .none {
             host.respond(
                 to: request.correlationId, status: .unsupported,
-                error: NFCReadFailure.readerUnavailable.payload(detail: "--nfc-reader none"))
+                error: NFCReadFailure.readerUnavailable.payload(detail: "chip reading is turned off in this app"))
         } else {
             respondUnavailable(to: request, host: host)
         }

@@ -120,7 +120,7 @@ public final class NFCReadCapability {
                 unavailableReason =
                     readers.isEmpty
                     ? "no smart-card reader is connected"
-                    : "no reader matches --nfc-reader \(options.reader) (connected: \(readers.joined(separator: ", ")))"
+                    : "no connected reader matches '\(options.reader)' (connected: \(readers.joined(separator: ", ")))"
             }
         case .serviceUnavailable(let reason):
             picked = nil

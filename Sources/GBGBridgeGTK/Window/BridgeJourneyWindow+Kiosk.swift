@@ -113,6 +113,9 @@ extension BridgeJourneyWindow {
         guard let window, let webView else { return }
         let wasKiosk = kiosk != nil
         kiosk = configuration
+        if !wasKiosk {
+            transport.lifecycle.subscribe { [weak self] event in self?.kioskPageEvent(event) }
+        }
         transport.handsRefusedNavigationToBrowser = false
         refusesPageDialogs = true
         let settings = webkit_web_view_get_settings(webView)
@@ -219,12 +222,26 @@ extension BridgeJourneyWindow {
         kioskState.blankLoaded = nil
     }
 
-    /// A blank document loaded by a reset finished loading.
-    func kioskBlankLoaded() {
-        kioskState.blankLoaded?()
+    /// Kiosk mode's part of the page's lifecycle, after the window's own: a reset's blank
+    /// document loaded, the journey loaded, or its web process died.
+    private func kioskPageEvent(_ event: PageEvent) {
+        switch event {
+        case .loadFinished:
+            if isResetting {
+                kioskState.blankLoaded?()
+            } else if currentLoadFailure == nil, !hasEnded {
+                kioskLoadFinished()
+            }
+        case .webProcessTerminated(let reason):
+            guard !isResetting else { return }
+            kioskWebProcessTerminated(reason)
+            onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
+        default:
+            break
+        }
     }
 
-    func kioskLoadFinished() {
+    private func kioskLoadFinished() {
         kioskState.crashesSinceLoad = 0
         if kioskState.initialHistory == nil, kioskState.resetCount == 0, let webView,
             (UserActivity.lastInput ?? kioskState.sessionStart) <= kioskState.sessionStart
@@ -260,7 +277,7 @@ extension BridgeJourneyWindow {
 
     /// In kiosk mode a dead web process restarts the whole journey (wiped), waiting longer
     /// each time it dies again before a successful load, up to 30 s.
-    func kioskWebProcessTerminated(_ reason: String) {
+    private func kioskWebProcessTerminated(_ reason: String) {
         kioskState.crashesSinceLoad += 1
         let attempt = kioskState.crashesSinceLoad
         let delay: Duration = attempt <= 1 ? .milliseconds(300) : .seconds(min(30, 1 << min(attempt - 1, 5)))

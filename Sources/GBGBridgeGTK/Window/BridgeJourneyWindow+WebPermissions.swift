@@ -153,6 +153,12 @@ extension BridgeJourneyWindow {
         signals.connect(
             UnsafeMutableRawPointer(webView), "permission-request", trampoline: Signal.event,
             closure: { [unowned self] (request: gpointer?) in permissionRequested(request) } as Signal.Event)
+        transport.lifecycle.subscribe { [unowned self] event in
+            switch event {
+            case .committed, .webProcessTerminated: pageDocumentsReplaced()
+            default: break
+            }
+        }
         // Registered with the transport, which adds it back whenever it reinstalls its own scripts.
         transport.addUserScript(
             BridgeUserScript(
@@ -188,7 +194,7 @@ extension BridgeJourneyWindow {
 
     /// A new top document (or none, after the web process ended): the old page's documents are gone,
     /// and requests held for them are denied.
-    func pageDocumentsReplaced() {
+    private func pageDocumentsReplaced() {
         permissionState.documents.removeAll()
         permissionState.tooManyDocuments = false
         denyHeldRequests(reason: tr("the page that asked was replaced"))

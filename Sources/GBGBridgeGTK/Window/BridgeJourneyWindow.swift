@@ -123,14 +123,14 @@ public final class BridgeJourneyWindow {
     private var isIconified = false
     var isClosing = false
     /// Set by ``endJourney(reason:)``: the run is over, a late load no longer starts the journey.
-    private var hasEnded = false
+    private(set) var hasEnded = false
     /// Whether the current document has sent `journey.complete`, so its late load-finished does
     /// not mark the journey as in progress again.
     var documentCompletedJourney = false
     /// The document token `host.ready` was last sent to.
     private var hostReadyToken: String?
     /// The failure reported during the current load (between its start and its end).
-    private var currentLoadFailure: JourneyLoadFailure?
+    private(set) var currentLoadFailure: JourneyLoadFailure?
     private var focusCheckGeneration = 0
     var reloadDialog: UnsafeMutablePointer<GtkWidget>?
     var closeDialog: UnsafeMutablePointer<GtkWidget>?
@@ -466,13 +466,11 @@ public final class BridgeJourneyWindow {
         transport.lifecycle.subscribe { [unowned self] event in
             switch event {
             case .loadStarted: currentLoadFailure = nil
-            case .committed: pageDocumentsReplaced()
+            case .committed: break
             case .ready(let isNewDocument): documentReady(isNewDocument: isNewDocument)
-            case .loadFinished: isResetting ? kioskBlankLoaded() : pageLoaded()
+            case .loadFinished: if !isResetting { pageLoaded() }
             case .loadFailed(let failure): pageFailed(failure)
-            case .webProcessTerminated(let reason):
-                pageDocumentsReplaced()
-                if !isResetting { webProcessTerminated(reason) }
+            case .webProcessTerminated(let reason): if !isResetting { webProcessTerminated(reason) }
             }
         }
 
@@ -545,7 +543,6 @@ public final class BridgeJourneyWindow {
         guard currentLoadFailure == nil, !hasEnded else { return }
         errorPage.cancelRetry()
         errorPage.hide(focusing: webView)
-        kioskLoadFinished()
         if !documentCompletedJourney { isJourneyInProgress = true }
         // A document brought back from the back/forward cache was told already.
         if let token = transport.readyToken, token == hostReadyToken {
@@ -725,11 +722,8 @@ public final class BridgeJourneyWindow {
     // MARK: Page
 
     private func webProcessTerminated(_ reason: String) {
-        if kiosk != nil {
-            kioskWebProcessTerminated(reason)
-            onWebProcessCrashed?(transport.webProcessTerminationCount, reason)
-            return
-        }
+        // Kiosk mode starts the whole journey again instead (its own part hears of it).
+        guard kiosk == nil else { return }
         let reloaded =
             transport.reloadsAfterWebProcessTermination
             && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
