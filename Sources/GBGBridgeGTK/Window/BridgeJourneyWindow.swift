@@ -26,7 +26,8 @@ import GBGBridgeLocalization
 ///   lifecycle events (`host.ready`, `host.foreground`/`background`, `journey.cancel`);
 /// - the error page (`JourneyErrorPage`, `JourneyErrorView`) with kiosk mode's automatic retries;
 /// - kiosk mode (`+Kiosk`, `KioskWipe`, `KioskIdleWarning`, `UserActivity`);
-/// - the page's permission requests, the camera above all (`+WebPermissions`, `WebPermissionScripts`);
+/// - the page's permission requests, the camera above all (`WebPermissionGate`, `WebPermissionScripts`;
+///   `+WebPermissions` is its public face on the window);
 /// - the page's file chooser, print and colour dialogs (`+PageDialogs`) and downloads (`+Downloads`);
 /// - snapshots (`+Snapshot`).
 @MainActor
@@ -141,8 +142,8 @@ public final class BridgeJourneyWindow {
     var isResetting = false
     /// In kiosk mode, after a failed load: how long until the window loads the journey again by itself.
     public var nextAutomaticRetryDelay: Duration? { errorPage.nextRetryDelay }
-    /// How the page's permission requests are answered, and what is waiting for the person.
-    var permissionState = WebPermissionState()
+    /// The part answering the page's permission requests (the camera above all).
+    lazy var webPermissions = WebPermissionGate(journey: self)
     /// Whether the page's file chooser, print and colour dialogs are refused, and who hears of it.
     var pageDialogState = PageDialogState()
     /// Where downloads go (nowhere by default), and who hears of them.
