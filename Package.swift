@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .library(name: "EMRTD", targets: ["EMRTD"]),
         .library(name: "GBGBridgeNFC", targets: ["GBGBridgeNFC"]),
+        .library(name: "MRZReader", targets: ["MRZReader"]),
         .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
     ],
     dependencies: [
@@ -63,6 +64,14 @@ let package = Package(
         // authentication; cryptography from OpenSSL's libcrypto. No GUI, no PC/SC.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "EMRTD", dependencies: ["COpenSSL"], swiftSettings: strict),
+
+        // Machine-readable zones read from OCR text: check digits, confirmed repairs, voting.
+        .target(name: "MRZReader", swiftSettings: strict),
+
+        // Text recognition of machine-readable zones: Tesseract's C API with an OCR-B model built
+        // from Debian's fonts-ocr-b (scripts/build-ocrb-model.sh). No GUI.
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        .target(name: "OCREngine", dependencies: ["CTesseract"], swiftSettings: strict),
 
         // The nfc.read capability and its window; JPEG 2000 faces decoded with OpenJPEG.
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
@@ -144,6 +153,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EMRTDTests", dependencies: ["EMRTD", "GBGBridgeTestSupport"]),
+        .testTarget(name: "MRZReaderTests", dependencies: ["MRZReader"]),
+        .testTarget(
+            name: "OCREngineTests", dependencies: ["OCREngine", "CTesseract"], exclude: ["Fixtures"]),
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [

@@ -19,6 +19,12 @@ let package = Package(
             dependencies: [.product(name: "EMRTD", package: rootPackageIdentity)],
             path: "Sources/EMRTDFuzz"
         ),
+        // MRZReader: OCR text to a checked machine-readable zone.
+        .executableTarget(
+            name: "MRZReaderFuzz",
+            dependencies: [.product(name: "MRZReader", package: rootPackageIdentity)],
+            path: "Sources/MRZReaderFuzz"
+        ),
     ]
 )
 

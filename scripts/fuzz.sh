@@ -6,6 +6,8 @@
 #   tlv common dg1 dg2 dg11 dg12 dg14 dg15 cardAccess cardSecurity securityObject
 #          EMRTDFuzz with CHIP_FUZZ_TARGET set: the chip file parsers (EMRTD's ChipFileParser),
 #          for FUZZ_CHIP_SECONDS each (default 8), corpora Fuzz/Corpus-chip/<target>
+#   mrz    MRZReaderFuzz: OCR text read as a machine-readable zone (MRZReader), for
+#          FUZZ_CHIP_SECONDS (default 8), corpus Fuzz/Corpus-mrz
 #
 #   scripts/fuzz.sh                  every target
 #   scripts/fuzz.sh dg2 tlv          only these (e.g. FUZZ_CHIP_SECONDS=3600 scripts/fuzz.sh dg2)
@@ -25,10 +27,10 @@ build_path=.build/fuzz
 chip_targets=(tlv common dg1 dg2 dg11 dg12 dg14 dg15 cardAccess cardSecurity securityObject)
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json "${chip_targets[@]}")
+[ ${#targets[@]} -gt 0 ] || targets=(json "${chip_targets[@]}" mrz)
 for target in "${targets[@]}"; do
-    if [ "$target" != json ] && [[ " ${chip_targets[*]} " != *" $target "* ]]; then
-        echo "fuzz.sh: unknown target $target (json ${chip_targets[*]})" >&2
+    if [ "$target" != json ] && [ "$target" != mrz ] && [[ " ${chip_targets[*]} " != *" $target "* ]]; then
+        echo "fuzz.sh: unknown target $target (json ${chip_targets[*]} mrz)" >&2
         exit 2
     fi
 done
@@ -51,6 +53,10 @@ configure() {
     leaks_per_input=1
     if [ "$target" = json ]; then
         fuzzer="$bin/GBGBridgeFuzz" corpus=Corpus dict=json.dict max_len=4096 seconds=$json_seconds
+        unset CHIP_FUZZ_TARGET
+    elif [ "$target" = mrz ]; then
+        # Longer than MRZText.maximumBytes, so the size limit is fuzzed too.
+        fuzzer="$bin/MRZReaderFuzz" corpus=Corpus-mrz dict=mrz.dict max_len=9000 seconds=$chip_seconds
         unset CHIP_FUZZ_TARGET
     else
         fuzzer="$bin/EMRTDFuzz" corpus="Corpus-chip/$target" dict=chip.dict seconds=$chip_seconds
@@ -105,7 +111,7 @@ for target in "${targets[@]}"; do
     fi
 done
 
-echo "== fuzzing new inputs (json for ${json_seconds} s, each chip target for ${chip_seconds} s)"
+echo "== fuzzing new inputs (json for ${json_seconds} s, each chip target and mrz for ${chip_seconds} s)"
 for target in "${targets[@]}"; do
     configure "$target"
     # New inputs go to a scratch directory per target, so the saved corpora only change on

@@ -24,8 +24,13 @@ packages=(
     "${VIRTUAL_PASSPORT_PACKAGES[@]}"
     # packaging and its install test
     dpkg-dev debhelper fakeroot lintian desktop-file-utils appstream debootstrap help2man
+    # the OCR-B model that the OCR engine's tests read with; its measurements compare it with
+    # Tesseract's stock English model
+    "${OCR_MODEL_PACKAGES[@]}" tesseract-ocr-eng
 )
 ensure_packages setup "${packages[@]}"
+# Built here, not tracked: about 10 seconds, and nothing to do when it is up to date.
+"$(dirname "$0")/build-ocrb-model.sh"
 
 if ! command -v swift >/dev/null 2>&1; then
     if [ -x /opt/swift/usr/bin/swift ]; then

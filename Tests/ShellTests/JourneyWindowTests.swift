@@ -355,23 +355,8 @@ struct JourneyWindowTests {
     static func underXvfb(
         _ arguments: [String], scratch: URL, environment: [String: String?] = [:], direct: Bool = false
     ) throws -> ShellRun {
-        let command = direct ? arguments : [ShellRun.binary] + arguments
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-        process.arguments = ["-a", "-s", "-screen 0 1280x1024x24"] + command
-        var env = ProcessInfo.processInfo.environment
-        env["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-        env["NO_AT_BRIDGE"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = scratch.appendingPathComponent("xvfb-out-\(UUID().uuidString)")
-        let err = scratch.appendingPathComponent("xvfb-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (process, out, err) = try ShellRun.start(
+            arguments, environment: environment, scratch: scratch, underXvfb: true, direct: direct)
         try ShellRun.wait(for: process, limit: 90)
         return ShellRun(
             status: process.terminationStatus,

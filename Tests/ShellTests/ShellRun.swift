@@ -29,14 +29,16 @@ struct ShellRun {
     /// Starts the shell with `arguments`; `environment` entries override (nil removes) inherited ones.
     /// `underXvfb` starts it through `xvfb-run` (a display of its own, as a person's desktop) instead
     /// of letting `--headless` start one; that display lets any client in (`-ac`), so that a
-    /// test's input helpers can reach it.
+    /// test's input helpers can reach it. With `direct`, `arguments` is a whole command to run under
+    /// that display instead of the shell's arguments.
     static func start(
-        _ arguments: [String], environment: [String: String?] = [:], scratch: URL, underXvfb: Bool = false
+        _ arguments: [String], environment: [String: String?] = [:], scratch: URL, underXvfb: Bool = false,
+        direct: Bool = false
     ) throws -> (Process, URL, URL) {
         let process = Process()
         if underXvfb {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-            process.arguments = ["-a", "-s", "-screen 0 1280x1024x24 -ac", binary] + arguments
+            process.arguments = ["-a", "-s", "-screen 0 1280x1024x24 -ac"] + (direct ? [] : [binary]) + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments

@@ -3,11 +3,14 @@
 #   . scripts/lib/packages.sh; ensure_packages NAME "${BUILD_PACKAGES[@]}" ...
 
 # Building the shell and everything it links: WebKitGTK and GTK, V4L2, PC/SC, libcrypto, OpenJPEG,
-# and the gettext tools for the message catalogues.
+# Tesseract, and the gettext tools for the message catalogues.
 BUILD_PACKAGES=(
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
-    libpcsclite-dev libssl-dev libopenjp2-7-dev gettext
+    libpcsclite-dev libssl-dev libopenjp2-7-dev libtesseract-dev gettext
 )
+# The OCR-B model for machine-readable zones (scripts/build-ocrb-model.sh): Tesseract's training
+# tools, the font, and Pillow to render the training pages.
+OCR_MODEL_PACKAGES=(tesseract-ocr fonts-ocr-b python3-pil)
 # Display-less runs of the shell, and a window manager for the tests whose behaviour depends on one
 # (a kiosk window iconified by the window manager; started only by those tests).
 XVFB_PACKAGES=(xvfb xauth openbox)

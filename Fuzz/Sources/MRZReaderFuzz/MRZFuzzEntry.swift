@@ -1,0 +1,23 @@
+import MRZReader
+
+/// libFuzzer entry point: the bytes as OCR text (UTF-8, invalid sequences replaced), read as an
+/// MRZ, and the reading fed to a voter. Not reading is fine; trapping, hanging, leaking, or a
+/// valid reading that breaks the reader's own promises is a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    let reading = MRZText.read(text)
+    var voter = MRZVoter(required: 1, window: 1)
+    voter.feed(reading)
+    guard reading.isValid, let format = reading.format else { return 0 }
+    // A valid reading has the format's shape, every check digit holding, and reads again as itself.
+    precondition(reading.lines.count == format.lineCount, "valid reading with \(reading.lines.count) lines")
+    precondition(reading.lines.allSatisfy { $0.utf8.count == format.lineLength }, "valid reading, wrong line length")
+    precondition(reading.checks.allSatisfy(\.holds), "valid reading with a failing check digit")
+    let again = MRZText.read(lines: reading.lines)
+    precondition(again.isValid && again.lines == reading.lines, "a valid reading does not read again as itself")
+    if case .read(let voted) = voter.verdict {
+        precondition(voted.lines == reading.lines, "the voter read other lines")
+    }
+    return 0
+}
