@@ -146,6 +146,28 @@ import Testing
         #expect(abandoned.count == 1 && abandoned.first?.0 == "slow.thing" && abandoned.first?.1 == "Navigated away")
     }
 
+    @Test("a request a handler is working on is reported abandoned when its page goes, not when its late answer comes")
+    func inFlightRequestIsAbandonedAtOnce() async {
+        let gate = Gate()
+        host.registerCustomCapability("slow.thing") { _, responder in
+            await gate.wait()
+            responder.respond(status: .success, data: nil, error: nil)
+        }
+        host.registerCustomCapability("quick.thing") { _, responder in
+            responder.respond(status: .success, data: nil, error: nil)
+        }
+        var abandoned: [String] = []
+        host.onRequestAbandoned = { request, _ in abandoned.append(request.payload.action) }
+        host.receive(text: TestMessages.request("quick.thing", correlationId: "quick"))
+        #expect(await eventually { transport.deliveredMessages.count == 1 })
+        host.receive(text: TestMessages.request("slow.thing", correlationId: "slow"))
+        host.resetForNewPage(reason: "Page reloaded")
+        #expect(abandoned == ["slow.thing"], "the answered request is not reported")
+        await gate.open()
+        #expect(await eventually { host.droppedResponseCount == 1 })
+        #expect(abandoned == ["slow.thing"], "reported once")
+    }
+
     @Test func firstResponderCallWinsAndLaterOnesAreCounted() async {
         host.registerCustomCapability("twice") { _, responder in
             responder.respond(status: .acknowledged, data: nil, error: nil)

@@ -158,6 +158,7 @@ extension BridgeHost {
     }
 
     func makeResponder(for request: BridgeMessage) -> HostResponder {
-        HostResponder(host: self, request: request, generation: pageGeneration)
+        requestsInHandlers.append(request)
+        return HostResponder(host: self, request: request, generation: pageGeneration)
     }
 }

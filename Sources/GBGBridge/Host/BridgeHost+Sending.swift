@@ -50,9 +50,12 @@ extension BridgeHost {
         status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?
     ) {
         guard generation == pageGeneration else {
+            // Reported as abandoned when its page went away.
             droppedResponseCount += 1
-            onRequestAbandoned?(request, lastResetReason)
             return
+        }
+        if let index = requestsInHandlers.firstIndex(where: { $0.correlationId == request.correlationId }) {
+            requestsInHandlers.remove(at: index)
         }
         sendResponse(
             to: request.correlationId, action: request.payload.action, status: status, data: data, error: error)

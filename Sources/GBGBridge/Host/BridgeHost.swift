@@ -48,8 +48,9 @@ public final class BridgeHost {
     public internal(set) var droppedResponseCount = 0
     /// Called for each request whose page went away before it was answered (a reload, a
     /// navigation, a crash, a kiosk wipe), with the reason the page went: its answer would reach
-    /// nobody and is dropped. A request a handler was still working on is reported when its
-    /// answer arrives; one waiting for the app (``pendingRequests``) at once.
+    /// nobody and is dropped. Reported at once, whether the request was waiting for the app
+    /// (``pendingRequests``) or a handler was still working on it (its later answer is only
+    /// counted in ``droppedResponseCount``).
     @ObservationIgnored public var onRequestAbandoned: (@MainActor (BridgeMessage, String) -> Void)?
     /// Messages a ``messageStream()`` subscriber never saw because it fell too far behind.
     public internal(set) var droppedStreamMessageCount = 0
@@ -65,8 +66,8 @@ public final class BridgeHost {
     @ObservationIgnored var customCapabilities: [String: CustomCapability] = [:]
     @ObservationIgnored var customCapabilityOrder: [String] = []
     @ObservationIgnored var pageGeneration: UInt64 = 0
-    /// Why the last page went away (for requests whose answers arrive after it).
-    @ObservationIgnored var lastResetReason = ""
+    /// Requests a handler is working on (a responder was made and has not answered), oldest first.
+    @ObservationIgnored var requestsInHandlers: [BridgeMessage] = []
     @ObservationIgnored var streamBuffers: [WeakStreamBuffer] = []
     /// The history size charged for each entry of `receivedMessages`, in the same order.
     @ObservationIgnored var receivedMessageSizes: [Int] = []
@@ -202,13 +203,14 @@ public final class BridgeHost {
     /// requests are dropped, and responses from handlers still running are discarded.
     public func resetForNewPage(reason: String) {
         pageGeneration &+= 1
-        lastResetReason = reason
         completedRequestCount = 0
         documentCapture.cancelActive(reason: reason)
         selfieCapture.cancelActive(reason: reason)
         let waiting = pendingRequests
         pendingRequests.removeAll()
-        for request in waiting { onRequestAbandoned?(request, reason) }
+        let working = requestsInHandlers
+        requestsInHandlers.removeAll()
+        for request in waiting + working { onRequestAbandoned?(request, reason) }
     }
 
     /// The slot and custom capability entries `capability.query` reports right now.
