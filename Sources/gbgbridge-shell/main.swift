@@ -93,11 +93,20 @@ DesktopIdentity.setBeforeGTKInit()
 let gtkArgumentTexts: [String] = ["gbgbridge-shell", "--class", DesktopIdentity.applicationID]
 var gtkArguments: [UnsafeMutablePointer<CChar>?] = gtkArgumentTexts.map { strdup($0) } + [nil]
 var gtkArgumentCount = Int32(gtkArguments.count - 1)
-let gtkStarted = gtkArguments.withUnsafeMutableBufferPointer { buffer in
-    var argv = buffer.baseAddress
-    return gtk_init_check(&gtkArgumentCount, &argv)
+@MainActor func startGTK() -> Bool {
+    gtkArguments.withUnsafeMutableBufferPointer { buffer in
+        var argv = buffer.baseAddress
+        return gtk_init_check(&gtkArgumentCount, &argv) != 0
+    }
 }
-guard gtkStarted != 0 else {
+// A display that is still starting (an X server launched with the app, a loaded one refusing a
+// connection for a moment) gets two seconds before the run gives up.
+var gtkStarted = startGTK()
+for _ in 0..<8 where !gtkStarted && getenv("DISPLAY") != nil {
+    usleep(250_000)
+    gtkStarted = startGTK()
+}
+guard gtkStarted else {
     let name = getenv("DISPLAY").map { String(cString: $0) }
     let reason =
         name.map { tr("cannot open the display '{name}'", ["name": $0]) } ?? tr("no display (DISPLAY is not set)")
