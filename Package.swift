@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "EMRTD", targets: ["EMRTD"]),
         .library(name: "GBGBridgeNFC", targets: ["GBGBridgeNFC"]),
         .library(name: "MRZReader", targets: ["MRZReader"]),
+        .library(name: "MRZScanner", targets: ["MRZScanner"]),
         .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
     ],
     dependencies: [
@@ -50,8 +51,8 @@ let package = Package(
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "MRZScanner",
+                "MRZReader", "OCREngine", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -72,6 +73,8 @@ let package = Package(
         // from Debian's fonts-ocr-b (scripts/build-ocrb-model.sh). No GUI.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(name: "OCREngine", dependencies: ["CTesseract"], swiftSettings: strict),
+        // Machine-readable zones found and read in photos: zone location, crops, OCR, checks.
+        .target(name: "MRZScanner", dependencies: ["MRZReader", "OCREngine", "GBGBridge"], swiftSettings: strict),
 
         // The nfc.read capability and its window; JPEG 2000 faces decoded with OpenJPEG.
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
@@ -79,7 +82,7 @@ let package = Package(
             name: "GBGBridgeNFC",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "PCSCReader",
-                "EMRTD", "COpenJPEG",
+                "EMRTD", "COpenJPEG", "MRZReader",
             ],
             swiftSettings: strict
         ),
@@ -113,6 +116,10 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-core-bench", dependencies: ["GBGBridge"], path: "Benchmarks/CoreBenchmarks",
             swiftSettings: strict),
+
+        .executableTarget(
+            name: "gbgbridge-mrz-bench", dependencies: ["MRZScanner", "MRZReader", "CTesseract"],
+            path: "Benchmarks/MRZBenchmarks", swiftSettings: strict),
 
         .executableTarget(
             name: "gbgbridge-face-bench", dependencies: ["GBGBridgeNFC", "EMRTD"], path: "Benchmarks/FaceMemory",
@@ -156,6 +163,8 @@ let package = Package(
         .testTarget(name: "MRZReaderTests", dependencies: ["MRZReader"]),
         .testTarget(
             name: "OCREngineTests", dependencies: ["OCREngine", "CTesseract"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "MRZScannerTests", dependencies: ["MRZScanner", "MRZReader", "OCREngine", "CTesseract", "GBGBridge"]),
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [

@@ -25,6 +25,12 @@ let package = Package(
             dependencies: [.product(name: "MRZReader", package: rootPackageIdentity)],
             path: "Sources/MRZReaderFuzz"
         ),
+        // MRZScanner: a photo searched for machine-readable zones and cut into crops (no OCR).
+        .executableTarget(
+            name: "MRZImageFuzz",
+            dependencies: [.product(name: "MRZScanner", package: rootPackageIdentity)],
+            path: "Sources/MRZImageFuzz"
+        ),
     ]
 )
 

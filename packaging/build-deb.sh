@@ -36,6 +36,7 @@ install_build_dependencies() {
     local needed=(
         dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils gettext
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev libpcsclite-dev libssl-dev libopenjp2-7-dev
+        libtesseract-dev
     )
     local missing=() p
     for p in "${needed[@]}"; do
@@ -138,6 +139,8 @@ assemble() {
             *) install -D -m 0644 "$file" "$root/usr/share/$package/${file#Resources/}" ;;
         esac
     done
+    # The OCR-B model is built, not tracked (scripts/build-ocrb-model.sh, run before assembling).
+    install -D -m 0644 Resources/ocr/ocrb.traineddata "$root/usr/share/$package/ocr/ocrb.traineddata"
     # Shell completions, written by the option parser itself so they never drift from --help.
     install -d -m 0755 "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
         "$root/usr/share/fish/vendor_completions.d"
@@ -222,6 +225,8 @@ rm -f "$work/substvars"
     | grep -v "binaries to analyze should already be installed" >&2 || true)
 grep -q '^shlibs:Depends=' "$work/substvars" || fail "dpkg-shlibdeps found no dependencies"
 
+say "building the OCR-B model (scripts/build-ocrb-model.sh)"
+scripts/build-ocrb-model.sh >&2
 say "assembling the package twice"
 assemble "$work/root-a" "$work/a.deb"
 assemble "$work/root-b" "$work/b.deb"

@@ -8,6 +8,8 @@
 #          for FUZZ_CHIP_SECONDS each (default 8), corpora Fuzz/Corpus-chip/<target>
 #   mrz    MRZReaderFuzz: OCR text read as a machine-readable zone (MRZReader), for
 #          FUZZ_CHIP_SECONDS (default 8), corpus Fuzz/Corpus-mrz
+#   mrzimage  MRZImageFuzz: a small photo searched for zones and cut into crops (MRZScanner, no
+#          OCR), for FUZZ_CHIP_SECONDS (default 8), corpus Fuzz/Corpus-mrzimage
 #
 #   scripts/fuzz.sh                  every target
 #   scripts/fuzz.sh dg2 tlv          only these (e.g. FUZZ_CHIP_SECONDS=3600 scripts/fuzz.sh dg2)
@@ -27,10 +29,11 @@ build_path=.build/fuzz
 chip_targets=(tlv common dg1 dg2 dg11 dg12 dg14 dg15 cardAccess cardSecurity securityObject)
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json "${chip_targets[@]}" mrz)
+[ ${#targets[@]} -gt 0 ] || targets=(json "${chip_targets[@]}" mrz mrzimage)
 for target in "${targets[@]}"; do
-    if [ "$target" != json ] && [ "$target" != mrz ] && [[ " ${chip_targets[*]} " != *" $target "* ]]; then
-        echo "fuzz.sh: unknown target $target (json ${chip_targets[*]} mrz)" >&2
+    if [ "$target" != json ] && [ "$target" != mrz ] && [ "$target" != mrzimage ] \
+        && [[ " ${chip_targets[*]} " != *" $target "* ]]; then
+        echo "fuzz.sh: unknown target $target (json ${chip_targets[*]} mrz mrzimage)" >&2
         exit 2
     fi
 done
@@ -57,6 +60,9 @@ configure() {
     elif [ "$target" = mrz ]; then
         # Longer than MRZText.maximumBytes, so the size limit is fuzzed too.
         fuzzer="$bin/MRZReaderFuzz" corpus=Corpus-mrz dict=mrz.dict max_len=9000 seconds=$chip_seconds
+        unset CHIP_FUZZ_TARGET
+    elif [ "$target" = mrzimage ]; then
+        fuzzer="$bin/MRZImageFuzz" corpus=Corpus-mrzimage dict=mrz.dict max_len=70000 seconds=$chip_seconds
         unset CHIP_FUZZ_TARGET
     else
         fuzzer="$bin/EMRTDFuzz" corpus="Corpus-chip/$target" dict=chip.dict seconds=$chip_seconds

@@ -130,6 +130,45 @@ func benchmarkGuidance(width: Int, height: Int) async throws {
             + "scenes good/dark/bright/blurred/glare -> \(hints.joined(separator: "/"))")
 }
 
+/// Document auto-capture cost: `DocumentAutoCapture.process` (edges, steadiness, tracker) on the analyzer's
+/// luminance copy after each `measure`, on camera-like frames of a card in the guide, half out and swaying;
+/// reports the median and p95 CPU time of the extra work and of measure + extra together.
+func benchmarkAutoCapture(width: Int, height: Int) async throws {
+    var frames: [RGBFrame] = []
+    for card in [SyntheticFrameSource.CardPlacement.inGuide, .halfOut, .moving] {
+        let source = SyntheticFrameSource(width: width, height: height, framesPerSecond: 1000, card: card)
+        for try await frame in try await source.frames() {
+            frames.append(withNoise(frame, seed: UInt64(frames.count) + 23))
+            if frames.count % 4 == 0 { break }
+        }
+    }
+    var analyzer = GuidanceAnalyzer(kind: .document)
+    // A tracker that never fires, so every round does the full work.
+    var auto = DocumentAutoCapture(tracker: AutoCaptureTracker(holdTime: .seconds(3600)))
+    var extra: [Double] = []
+    var total: [Double] = []
+    for round in 0..<400 {
+        let frame = frames[round % frames.count]
+        let start = clocks().cpu
+        let measurement = analyzer.measure(frame)
+        let measured = clocks().cpu
+        _ = auto.process(analyzer, measurement: measurement, timestampNanoseconds: UInt64(round) * 125_000_000)
+        let end = clocks().cpu
+        extra.append(end - measured)
+        total.append(end - start)
+    }
+    func percentile(_ values: [Double], _ share: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))]
+    }
+    let extraMedian = percentile(extra, 0.5)
+    print(
+        "auto-capture document \(width)x\(height): extra median \(format(extraMedian * 1000)) µs, p95 "
+            + "\(format(percentile(extra, 0.95) * 1000)) µs CPU/analysis; measure + extra median "
+            + "\(format(percentile(total, 0.5) * 1000)) µs, p95 \(format(percentile(total, 0.95) * 1000)) µs; "
+            + "at 8/s \(format(percentile(total, 0.5) * 8 / 10)) % of one core")
+}
+
 /// Records when the response reaches the page.
 @MainActor
 final class TimingPage: BridgeTransport {
@@ -200,19 +239,24 @@ func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgre
 
 /// The live window at 30 fps: process CPU per displayed frame, minus what producing the synthetic
 /// frames costs on its own, is the conversion + display cost in a real GTK window (the X server's own
-/// work is in another process and not counted).
+/// work is in another process and not counted). With `autoCapture`, document auto-capture runs on a
+/// swaying card (so it analyses all along and never takes the photo); without, it is off.
 @MainActor
-func benchmarkWindow(width: Int, height: Int, kind: CaptureKind) async throws {
+func benchmarkWindow(
+    width: Int, height: Int, kind: CaptureKind, card: SyntheticFrameSource.CardPlacement = .inGuide,
+    autoCapture: Bool = false
+) async throws {
     var generated = 0
     let generationStart = clocks()
-    for try await _ in try await SyntheticFrameSource(width: width, height: height, framesPerSecond: 30).frames() {
+    let source = SyntheticFrameSource(width: width, height: height, framesPerSecond: 30, card: card)
+    for try await _ in try await source.frames() {
         generated += 1
         if generated == 45 { break }
     }
     let generationCPU = (clocks().cpu - generationStart.cpu) / Double(generated)
 
     let window = CaptureWindow(
-        kind: kind, request: nil, sources: [SyntheticFrameSource(width: width, height: height, framesPerSecond: 30)]
+        kind: kind, request: nil, sources: [source], documentAutoCapture: autoCapture
     ) { _ in }
     try await window.present()
     while window.framesShown < 15 { try await Task.sleep(for: .milliseconds(20)) }
@@ -223,10 +267,36 @@ func benchmarkWindow(width: Int, height: Int, kind: CaptureKind) async throws {
     let shown = window.framesShown - shownBefore
     window.close()
     let perFrame = (end.cpu - start.cpu) / Double(shown)
+    let variant = card == .inGuide && !autoCapture ? "" : " (\(card) card, auto-capture \(autoCapture ? "on" : "off"))"
     print(
-        "window  \(kind == .document ? "document" : "selfie  ") \(width)x\(height) at 30 fps: \(format(perFrame)) ms CPU/frame in total, "
+        "window  \(kind == .document ? "document" : "selfie  ") \(width)x\(height)\(variant) at 30 fps: \(format(perFrame)) ms CPU/frame in total, "
             + "of which frame generation \(format(generationCPU)) ms -> conversion + display \(format(perFrame - generationCPU)) ms; "
             + "\(format(Double(shown) / ((end.wall - start.wall) / 1000))) frames shown per second")
+}
+
+/// Document auto-capture in the live window at 30 fps on a steady card: how long from the first frame
+/// until the photo is taken by itself.
+@MainActor
+func benchmarkAutoCaptureDelay(width: Int, height: Int) async throws {
+    var delays: [Double] = []
+    for _ in 0..<3 {
+        let window = CaptureWindow(
+            kind: .document, request: nil,
+            sources: [SyntheticFrameSource(width: width, height: height, framesPerSecond: 30)]
+        ) { _ in }
+        try await window.present()
+        while window.framesShown < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        let start = clocks().wall
+        let deadline = start + 10_000
+        while !window.isReviewingPhoto, clocks().wall < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        delays.append(clocks().wall - start)
+        window.close()
+    }
+    print(
+        "auto-capture window \(width)x\(height), steady card: taken \(delays.map { format($0 / 1000) }.joined(separator: " / ")) s "
+            + "after the first frame")
 }
 
 /// PNG encode time and size per zlib level, on a camera-like 1920x1080 frame (median of 5).
@@ -262,11 +332,17 @@ Task { @MainActor in
         }
         for (width, height) in [(1280, 720), (1920, 1080)] {
             try await benchmarkGuidance(width: width, height: height)
+            try await benchmarkAutoCapture(width: width, height: height)
         }
         if hasDisplay {
             for (width, height) in [(1280, 720), (1920, 1080)] {
                 try await benchmarkWindow(width: width, height: height, kind: .document)
             }
+            for autoCapture in [false, true] {
+                try await benchmarkWindow(
+                    width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: autoCapture)
+            }
+            try await benchmarkAutoCaptureDelay(width: 1920, height: 1080)
         } else {
             print("window: skipped (no display; run under xvfb-run -a)")
         }

@@ -6,9 +6,15 @@
  * Add `?autostart=1` to the URL to run every step without clicks (unattended runs:
  * gbgbridge-shell adds it when it answers captures from files or waits for an exit
  * event). In that mode a step that does not succeed is recorded and skipped, so the
- * journey always reaches `journey.complete`. The chip's key can be given in the URL
- * (`documentNumber`, `dateOfBirth`, `dateOfExpiry`, or `can`): it fills the form, and
- * an unattended run without one skips the chip.
+ * journey always reaches `journey.complete`.
+ *
+ * The chip opens with the key the host read from the document photo's machine-readable zone
+ * (`nfc.read` with `keyFrom: "documentCapture"`) when the last document capture answered
+ * `mrz.status` "read"; "Type the details instead" shows the form. The form is the fallback: it
+ * is shown, with a notice saying why, when the photo's zone was not read or the host refuses the
+ * key from the photo (MRZ_NOT_READ, ACCESS_DENIED). A key in the URL (`documentNumber`,
+ * `dateOfBirth`, `dateOfExpiry`, or `can`) fills the form; an unattended run uses the photo's
+ * key, else the URL's, else skips the chip (NO_KEY).
  *
  * The page speaks the person's language: the first of navigator.languages that messages.js has
  * texts for (German, French, Spanish), else English. `journey.complete` names it in `language`.
@@ -51,7 +57,8 @@
   /*
    * Each step says how it asks (buildRequest, null when its input is not complete), what answer
    * it takes (accepts), how it shows one and what it records (showResult), how it explains the
-   * rest (describeProblem), and whether its inputs may be edited (setEditable).
+   * rest (describeProblem), and whether its inputs may be edited (setEditable). A capture step
+   * may add facts (moreFacts) and what it records (moreOutcome) for what its answer carries.
    */
   function captureStep(step) {
     step.outcome = null;
@@ -62,7 +69,9 @@
     step.showResult = function (data) {
       renderImage(step, data);
       setChip(part(step.card, "status"), t("status.captured"), "good");
-      return successOutcome(data);
+      var outcome = successOutcome(data);
+      if (step.moreOutcome) step.moreOutcome(data, outcome);
+      return outcome;
     };
     step.describeProblem = function (payload, error) { return describeCaptureProblem(step, payload, error); };
     step.setEditable = function () {};
@@ -76,7 +85,9 @@
       action: "camera.document.capture",
       capability: "camera.document",
       title: t("step.document"),
-      requestData: { side: "front" }
+      requestData: { side: "front" },
+      moreFacts: zoneFacts,
+      moreOutcome: noteDocumentZone
     }),
     selfie: captureStep({
       name: "selfie",
@@ -98,19 +109,24 @@
       busyText: t("chip.busy"),
       againText: t("chip.again"),
       enter: enterChipStep,
-      buildRequest: chipKeyFromForm,
+      buildRequest: chipRequest,
       accepts: function (data) { return data.chipRead === true; },
       showResult: function (data) {
         renderChipResult(data);
         return chipOutcome(data);
       },
       describeProblem: describeChipProblem,
-      setEditable: function (editable) { chipFields.disabled = !editable; }
+      setEditable: function (editable) {
+        chipFields.disabled = !editable;
+        keySwitch.disabled = !editable;
+      }
     }
   };
   // The chip step joins the journey only when the host offers nfc.read.
   var order = ["document", "selfie"];
   var chipFields = part(steps.chip.card, "fields");
+  var keySource = part(steps.chip.card, "key-source");
+  var keySwitch = part(steps.chip.card, "key-switch");
   var CHIP_KEY_FIELDS = ["documentNumber", "dateOfBirth", "dateOfExpiry", "can"];
   var host = { environment: null, hostVersion: null, capabilities: null };
   var finished = false;
@@ -404,6 +420,7 @@
     fact(t("fact.imageData"), formatBytes(base64ByteCount(data.imageBase64)));
     if ("encryptedBlobBase64" in data) fact(t("fact.encryptedPackage"), formatBytes(base64ByteCount(data.encryptedBlobBase64)));
     if ("unencryptedBlobBase64" in data) fact(t("fact.unencryptedPackage"), formatBytes(base64ByteCount(data.unencryptedBlobBase64)));
+    if (step.moreFacts) step.moreFacts(data, fact);
     part(step.card, "facts").replaceChildren(facts);
     figure.hidden = false;
   }
@@ -419,6 +436,60 @@
     if ("encryptedBlobBase64" in data) outcome.encryptedBlobBytes = base64ByteCount(data.encryptedBlobBase64);
     if ("unencryptedBlobBase64" in data) outcome.unencryptedBlobBytes = base64ByteCount(data.unencryptedBlobBase64);
     return outcome;
+  }
+
+  // ---- the document's machine-readable zone ------------------------------------------
+
+  var ZONE_STATUSES = ["notFound", "unverified", "unavailable"];
+  // What the last successful document capture said of the zone (its `mrz`): null when the host
+  // reads no zones (no `mrz` member) or no document capture has succeeded yet.
+  var documentZone = null;
+  var documentPhotoTaken = false;
+
+  function zoneWasRead() {
+    return documentZone !== null && documentZone.status === "read";
+  }
+
+  /** A field of a zone that was read, without its trailing fillers; "" when it has none. */
+  function zoneField(zone, name) {
+    var fields = zone && typeof zone.fields === "object" && zone.fields || {};
+    return typeof fields[name] === "string" ? fields[name].replace(/<+$/, "") : "";
+  }
+
+  /** The kind of document a zone's document code names (P, I/A/C, V), in words. */
+  function documentKind(zone) {
+    var code = zoneField(zone, "documentCode").charAt(0);
+    if (code === "P") return t("zone.kind.passport");
+    if (code === "V") return t("zone.kind.visa");
+    if (code === "I" || code === "A" || code === "C") return t("zone.kind.idCard");
+    return t("zone.kind.other");
+  }
+
+  /**
+   * The document step's fact about the zone, in words: whether it was read (and of which kind of
+   * document, in which format). Nothing of the holder's data: the chip step names the document
+   * number when it opens the chip with the zone.
+   */
+  function zoneFacts(data, fact) {
+    var zone = data.mrz;
+    if (!zone || typeof zone !== "object") return;
+    if (zone.status !== "read") {
+      fact(t("fact.zone"), wordFor("zone.", String(zone.status), ZONE_STATUSES));
+      return;
+    }
+    var details = [documentKind(zone), typeof zone.format === "string" ? zone.format : ""].filter(Boolean);
+    fact(t("fact.zone"), t("zone.read", { details: details.join(", ") }));
+  }
+
+  /** Remembers a document capture's zone for the chip, and records how it went (`mrz`, `mrzFormat`). */
+  function noteDocumentZone(data, outcome) {
+    documentPhotoTaken = true;
+    documentZone = data.mrz && typeof data.mrz === "object" ? data.mrz : null;
+    if (documentZone) {
+      outcome.mrz = String(documentZone.status);
+      if (zoneWasRead() && typeof documentZone.format === "string") outcome.mrzFormat = documentZone.format;
+    }
+    chipZoneChanged();
   }
 
   /** Sends the step's request; false when the step's input (the chip's key) is not complete. */
@@ -478,6 +549,7 @@
     step.setEditable(true);
     step.pendingOutcome = outcome;
     if (autostart) window.setTimeout(function () { recordAndContinue(name, outcome); }, AUTO_ADVANCE_MS);
+    else if (problem.focus) problem.focus();
   }
 
   function recordAndContinue(name, outcome) {
@@ -539,21 +611,85 @@
     return CHIP_KEY_FIELDS.some(function (name) { return chipField(name).value.trim() !== ""; });
   }
 
+  function focusChipForm() {
+    var firstEmpty = CHIP_KEY_FIELDS.map(chipField).filter(function (input) { return input.value === ""; })[0];
+    (firstEmpty || part(steps.chip.card, "capture")).focus();
+  }
+
+  /*
+   * Where the chip's key comes from: "photo" (the host's read of the document photo's zone:
+   * nfc.read with keyFrom) or "typed" (the form). `entered`: the step has been shown; `typedByChoice`:
+   * the person asked for the form; `sent`: the source of the last request sent.
+   */
+  var chipKey = { source: "typed", entered: false, typedByChoice: false, sent: null };
+
+  /** Shows the form or the words saying the key comes from the photo, and the control that switches. */
+  function setChipKeySource(source) {
+    var photo = source === "photo";
+    var fromPhoto = part(steps.chip.card, "from-photo");
+    var capture = part(steps.chip.card, "capture");
+    chipKey.source = source;
+    chipFields.hidden = photo;
+    keySource.hidden = !zoneWasRead();
+    fromPhoto.hidden = !photo;
+    var number = zoneField(documentZone, "documentNumber");
+    fromPhoto.textContent = !photo ? "" : number ? t("chip.fromPhotoNumber", { number: number }) : t("chip.fromPhoto");
+    keySwitch.textContent = t(photo ? "chip.typeInstead" : "chip.usePhoto");
+    // With no fields to fill, Read chip carries the words saying where its key comes from.
+    if (photo) capture.setAttribute("aria-describedby", fromPhoto.id);
+    else capture.removeAttribute("aria-describedby");
+  }
+
+  keySwitch.addEventListener("click", function () {
+    var toPhoto = chipKey.source !== "photo";
+    chipKey.typedByChoice = !toPhoto;
+    setChipKeySource(toPhoto ? "photo" : "typed");
+    if (toPhoto) part(steps.chip.card, "capture").focus();
+    else focusChipForm();
+  });
+
+  /** A newer document photo changes the key on offer, unless the person chose to type it. */
+  function chipZoneChanged() {
+    if (!chipKey.entered || finished) return;
+    if (!zoneWasRead()) setChipKeySource("typed");
+    else setChipKeySource(chipKey.source === "typed" && chipKey.typedByChoice ? "typed" : "photo");
+  }
+
+  /** Why the key must be typed: the document photo's zone was not read, in words. */
+  function typedKeyReason() {
+    if (!documentPhotoTaken) return t("chip.typeWhy.noPhoto");
+    var status = documentZone ? documentZone.status : null;
+    return ZONE_STATUSES.indexOf(status) !== -1 ? t("chip.typeWhy." + status) : t("chip.typeWhy.notRead");
+  }
+
   function enterChipStep() {
     var card = steps.chip.card;
     setChip(part(card, "status"), t("status.ready"), null);
-    chipFields.disabled = false;
+    chipKey.entered = true;
+    setChipKeySource(zoneWasRead() ? "photo" : "typed");
+    steps.chip.setEditable(true);
     part(card, "capture").disabled = false;
     var skip = part(card, "skip");
     skip.hidden = false;
     skip.disabled = false;
     if (autostart) {
-      var code = !hasChipKeyInForm() ? "NO_KEY" : runStep("chip") ? null : "INVALID_KEY";
+      var code = chipKey.source !== "photo" && !hasChipKeyInForm() ? "NO_KEY" : runStep("chip") ? null : "INVALID_KEY";
       if (code) window.setTimeout(function () { recordAndContinue("chip", { status: "skipped", code: code }); }, AUTO_ADVANCE_MS);
       return;
     }
-    var firstEmpty = CHIP_KEY_FIELDS.map(chipField).filter(function (input) { return input.value === ""; })[0];
-    (firstEmpty || part(card, "capture")).focus();
+    if (chipKey.source === "photo") {
+      part(card, "capture").focus();
+      return;
+    }
+    showNotice(part(card, "notice"), "info", typedKeyReason(), t("chip.typeKey"));
+    focusChipForm();
+  }
+
+  /** The nfc.read request: the key from the document photo, or the one in the form (null when it is not complete). */
+  function chipRequest() {
+    var data = chipKey.source === "photo" ? { keyFrom: "documentCapture" } : chipKeyFromForm();
+    if (data) chipKey.sent = chipKey.source;
+    return data;
   }
 
   /** The nfc.read request from the form, or null (with the fields to fix marked) when it is not complete. */
@@ -593,6 +729,15 @@
 
   function describeChipProblem(payload, error) {
     var detail = sentence(error.message, t("problem.noDetails"));
+    // The key from the photo did not serve: the form takes over.
+    if (chipKey.sent === "photo" && payload.status === "error"
+      && (error.code === "MRZ_NOT_READ" || error.code === "ACCESS_DENIED")) {
+      setChipKeySource("typed");
+      var denied = error.code === "ACCESS_DENIED";
+      return { tone: denied ? "bad" : "warn", chip: t("chip.notRead"),
+        title: t(denied ? "chip.photoKeyDenied" : "chip.photoKeyMissing"),
+        body: t(denied ? "chip.photoKeyDeniedBody" : "chip.typeKey"), retry: true, focus: focusChipForm };
+    }
     switch (payload.status) {
       case "cancelled":
         return { tone: "warn", chip: t("status.cancelled"), title: t("chip.cancelledTitle"),
@@ -646,10 +791,11 @@
     image.hidden = !data.photo;
     if (data.photo) image.src = "data:" + (data.photoMimeType || "image/jpeg") + ";base64," + data.photo;
     var facts = el("dl");
-    function fact(label, value) {
+    function fact(label, value, tone) {
       if (!value) return;
       facts.appendChild(el("dt", null, label));
-      facts.appendChild(el("dd", null, value));
+      var words = facts.appendChild(el("dd", null, value));
+      if (tone) words.setAttribute("data-tone", tone);
     }
     fact(t("chip.fact.name"), [data.givenNames, data.surname].filter(Boolean).join(" "));
     fact(t("chip.fact.document"), [data.documentCode, data.documentNumber, data.issuingState].filter(Boolean).join(" · "));
@@ -657,7 +803,18 @@
     fact(t("chip.fact.born"), data.dateOfBirth);
     fact(t("chip.fact.expires"), data.dateOfExpiry);
     fact(t("chip.fact.openedWith"), data.accessControl);
-    fact(t("chip.fact.verdict"), wordFor("verdict.", verdict, VERDICT_WORDS));
+    fact(t("chip.fact.verdict"), wordFor("verdict.", verdict, VERDICT_WORDS), verdictTone(verdict));
+    var printed = printedPageAgreement(data);
+    if (printed === "agrees") fact(t("chip.fact.printedPage"), t("printed.agrees"), "good");
+    if (printed === "differs") {
+      var fields = [];
+      (Array.isArray(data.printedMRZ.differences) ? data.printedMRZ.differences : []).forEach(function (name) {
+        var words = wordFor("printed.field.", String(name), PRINTED_FIELDS);
+        if (fields.indexOf(words) === -1) fields.push(words);
+      });
+      fact(t("chip.fact.printedPage"), fields.length ? t("printed.differsIn", { fields: fields.join(", ") }) : t("printed.differs"),
+        "bad");
+    }
     var revocation = (data.passiveAuthentication || {}).revocation;
     var signatureWords = wordFor("signature.", signature, SIGNATURE_WORDS);
     fact(t("chip.fact.signature"), revocation === "revoked" ? t("signature.revoked")
@@ -674,10 +831,22 @@
     }
   }
 
+  var PRINTED_FIELDS = ["documentCode", "issuingState", "surname", "givenNames", "documentNumber", "nationality",
+    "dateOfBirth", "sex", "dateOfExpiry", "optionalData", "optionalData2", "format"];
+
+  /** Whether the chip agrees with the zone printed on the document photo: "agrees", "differs" or "notCompared". */
+  function printedPageAgreement(data) {
+    var printed = data.printedMRZ;
+    if (!printed || typeof printed !== "object" || printed.compared !== true) return "notCompared";
+    return printed.agrees === true ? "agrees" : printed.agrees === false ? "differs" : "notCompared";
+  }
+
   /** What the host hears about the chip: verdicts only, none of the holder's data. */
   function chipOutcome(data) {
     var outcome = {
       status: "success",
+      keySource: chipKey.sent || chipKey.source,
+      printedMRZ: printedPageAgreement(data),
       accessControl: data.accessControl,
       chipVerdict: data.chipVerdict || "notChecked",
       passiveAuthentication: (data.passiveAuthentication || {}).status || "notChecked",
@@ -759,6 +928,7 @@
       part(steps[name].card, "skip").hidden = true;
     });
     chipFields.disabled = true;
+    keySwitch.hidden = true;
     document.getElementById("finish-button").hidden = true;
     var completed = result.outcome === "completed";
     setChip(chip, t(completed ? "finish.completed" : "finish.sentWithGaps"), completed ? "good" : "warn");

@@ -145,12 +145,12 @@ public final class NFCReadCapability {
         let key: AccessKey
         let extraFiles: [LDSFile]
         do {
-            key = try NFCReadRequest.accessKey(from: request.payload.data)
+            key = try NFCReadRequest.accessKey(from: request.payload.data, printedMRZ: host.lastDocumentMRZ)
             extraFiles = try NFCReadRequest.extraFiles(from: request.payload.data)
         } catch {
             responder.respond(
                 status: error.status, data: nil,
-                error: BridgeErrorPayload(code: error.code, message: error.message, recoverable: false))
+                error: BridgeErrorPayload(code: error.code, message: error.message, recoverable: error.recoverable))
             return
         }
         guard let readerName else {
@@ -211,7 +211,10 @@ public final class NFCReadCapability {
                 // journey's next step does not open under a window that is still up, and a new
                 // nfc.read cannot meet this one.
                 await window?.confirmSuccess()
-                responder.respond(status: .success, data: Self.responseData(success), error: nil)
+                var data = Self.responseData(success)
+                data["printedMRZ"] = PrintedMRZComparison.bridgeValue(
+                    printed: host.lastDocumentMRZ, chipText: success.chip.mrz.text)
+                responder.respond(status: .success, data: data, error: nil)
                 return
             case .failure(let failure):
                 guard let kind = failure.kind else {

@@ -2,7 +2,8 @@ import EMRTD
 import GBGBridge
 
 /// The access key an `nfc.read` request carries: `documentNumber` + `dateOfBirth` +
-/// `dateOfExpiry` (YYMMDD), or `mrz` (the whole MRZ), or `can` (card access number, PACE only).
+/// `dateOfExpiry` (YYMMDD), or `mrz` (the whole MRZ), or `can` (card access number, PACE only), or
+/// `keyFrom: "documentCapture"` (the zone read from this run's last document capture).
 /// When a request carries both, the MRZ key wins: every chip takes it, not only those with PACE.
 enum NFCReadRequest {
     /// Why a request cannot be served, as sent on the wire.
@@ -10,13 +11,37 @@ enum NFCReadRequest {
         var status: BridgeResponseStatus
         var code: String
         var message: String
+        var recoverable = false
     }
 
-    static func accessKey(from data: [String: JSONValue]?) throws(Rejection) -> AccessKey {
+    /// The key of a request; `printedMRZ` is what the last document capture read
+    /// (``BridgeHost/lastDocumentMRZ``), used when the request says `keyFrom: "documentCapture"`.
+    static func accessKey(from data: [String: JSONValue]?, printedMRZ: JSONValue? = nil) throws(Rejection) -> AccessKey
+    {
         let data = data ?? [:]
         func text(_ key: String) -> String? {
             if case .string(let value)? = data[key] { return value }
             return nil
+        }
+        if let source = data["keyFrom"], source != .null {
+            guard source == .string("documentCapture") else {
+                // untranslated: bridge data
+                throw Rejection(
+                    status: .error, code: "INVALID_REQUEST",
+                    message: "keyFrom must be \"documentCapture\" (the zone read from this run's last document capture)"
+                )
+            }
+            guard case .object(let members)? = printedMRZ, case .string(let zone)? = members["text"],
+                let key = try? MRZ(zone).accessKey()
+            else {
+                // untranslated: bridge data
+                throw Rejection(
+                    status: .error, code: "MRZ_NOT_READ",
+                    message:
+                        "No document capture of this run has a machine-readable zone that was read: capture the data page again, or send the key",
+                    recoverable: true)
+            }
+            return .mrz(key)
         }
         do {
             if let number = text("documentNumber"), let birth = text("dateOfBirth"), let expiry = text("dateOfExpiry") {

@@ -135,6 +135,9 @@ public struct MRZRepair: Sendable, Equatable {
         /// A `K` that stands where only `<` filler can (after `<<<` in the names, after the
         /// number's filler, or between fillers in optional data).
         case filler
+        /// A `0` in a letters-only field (document code, country, names) read as `O`; such fields
+        /// stay unchecked.
+        case letterField
         /// A `<` added to or removed from a filler run (or a stray end character removed) so the
         /// line has its format's length.
         case lineLength

@@ -27,6 +27,7 @@ struct ZoneDecoder {
         var repairs = lengthRepairs
         var problems: [MRZProblem] = []
         applyFillerRules(&grid, &repairs)
+        applyLetterFieldRule(&grid, &repairs)
         let asRead = grid
         for span in layout where span.kind == .digit || span.kind == .digitOrFiller {
             for column in span.columns {
@@ -101,6 +102,21 @@ struct ZoneDecoder {
                     if left >= 2, right >= 2 || reachesEnd { replace(line, column) }
                 }
             default: continue
+            }
+        }
+    }
+
+    /// `0` in a letters-only field (document code, country codes, names) is read as `O`, the one
+    /// letter OCR-B's zero is mistaken for. Other digits there stay problems: they have no single
+    /// letter reading.
+    private func applyLetterFieldRule(_ grid: inout [[UInt8]], _ repairs: inout [MRZRepair]) {
+        for span in layout where span.kind == .code || span.kind == .country || span.kind == .names {
+            for column in span.columns where grid[span.line][column] == Ascii.zero {
+                grid[span.line][column] = UInt8(ascii: "O")
+                repairs.append(
+                    .init(
+                        position: .init(line: span.line, column: column),
+                        change: .replaced(Ascii.zero, UInt8(ascii: "O")), basis: .letterField))
             }
         }
     }
@@ -345,10 +361,13 @@ struct ZoneDecoder {
     static func hasLegalShape(_ bytes: ArraySlice<UInt8>, _ kind: MRZFieldSpan.Kind) -> Bool {
         switch kind {
         case .code:
-            return Ascii.isLetter(bytes[bytes.startIndex])
+            // ICAO Doc 9303: P (passports), V (visas), and A, C or I (official travel documents).
+            let second = bytes[bytes.startIndex + 1]
+            return "ACIPV".utf8.contains(bytes[bytes.startIndex]) && (Ascii.isLetter(second) || second == Ascii.filler)
         case .country:
             let letters = bytes.prefix(while: Ascii.isLetter)
             return !letters.isEmpty && bytes.dropFirst(letters.count).allSatisfy { $0 == Ascii.filler }
+                && CountryCodes.all.contains(String(decoding: letters, as: UTF8.self))
         case .names:
             let start = nameFillerStart(bytes)
             return bytes.contains(where: Ascii.isLetter) && bytes[start...].allSatisfy { $0 == Ascii.filler }

@@ -1,6 +1,24 @@
 import CTesseract
 import Glibc
 
+/// One character read from an image.
+public struct OCRSymbol: Sendable, Equatable {
+    /// The character.
+    public var character: Character
+    /// Tesseract's confidence for it, 0 (none) to 100.
+    public var confidence: Float
+    /// Its left edge and width in the image, in pixels.
+    public var x: Int
+    public var width: Int
+
+    public init(character: Character, confidence: Float, x: Int, width: Int) {
+        self.character = character
+        self.confidence = confidence
+        self.x = x
+        self.width = width
+    }
+}
+
 /// One line of text read from an image.
 public struct OCRLine: Sendable, Equatable {
     /// The characters read, whitespace removed (the MRZ alphabet has no space).
@@ -12,14 +30,20 @@ public struct OCRLine: Sendable, Equatable {
     public var y: Int
     public var width: Int
     public var height: Int
+    /// The characters of ``text``, left to right, with their confidences and places.
+    public var symbols: [OCRSymbol]
 
-    public init(text: String, confidence: Float, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0) {
+    public init(
+        text: String, confidence: Float, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0,
+        symbols: [OCRSymbol] = []
+    ) {
         self.text = text
         self.confidence = confidence
         self.x = x
         self.y = y
         self.width = width
         self.height = height
+        self.symbols = symbols
     }
 }
 
@@ -69,6 +93,8 @@ public final class OCREngine {
 
     /// The path of the model that was loaded.
     public let modelPath: String
+    /// How long one image may take to read, in milliseconds (default 1000).
+    public var deadlineMilliseconds = 1000
     private let api: OpaquePointer
 
     /// Loads a Tesseract model file, `NAME.traineddata` (the OCR-B model is
@@ -134,26 +160,52 @@ public final class OCREngine {
         // training pages and the measurements in docs/mrz.md use 300.
         TessBaseAPISetSourceResolution(api, 300)
         defer { TessBaseAPIClear(api) }
-        guard TessBaseAPIRecognize(api, nil) == 0 else { throw .recognitionFailed }
+        // A picture of noise can hold Tesseract for seconds: recognition stops at the deadline and
+        // returns what it has (which then does not read as a zone).
+        let monitor = TessMonitorCreate()
+        defer { TessMonitorDelete(monitor) }
+        TessMonitorSetDeadlineMSecs(monitor, Int32(deadlineMilliseconds))
+        guard TessBaseAPIRecognize(api, monitor) == 0 else { throw .recognitionFailed }
         guard let iterator = TessBaseAPIGetIterator(api) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         let page = TessResultIteratorGetPageIterator(iterator)
         var lines: [OCRLine] = []
+        var current: OCRLine?
+        func close() {
+            if let line = current, !line.symbols.isEmpty {
+                var finished = line
+                finished.text = String(line.symbols.map(\.character))
+                lines.append(finished)
+            }
+            current = nil
+        }
         repeat {
-            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_TEXTLINE) else { continue }
+            if TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
+                close()
+                var left: Int32 = 0
+                var top: Int32 = 0
+                var right: Int32 = 0
+                var bottom: Int32 = 0
+                _ = TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom)
+                current = OCRLine(
+                    text: "", confidence: TessResultIteratorConfidence(iterator, RIL_TEXTLINE), x: Int(left),
+                    y: Int(top), width: Int(right - left), height: Int(bottom - top))
+            }
+            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_SYMBOL) else { continue }
             let text = String(decoding: Self.bytes(of: raw).filter { $0 > 0x20 }, as: UTF8.self)
             TessDeleteText(raw)
-            guard !text.isEmpty else { continue }
             var left: Int32 = 0
             var top: Int32 = 0
             var right: Int32 = 0
             var bottom: Int32 = 0
-            _ = TessPageIteratorBoundingBox(page, RIL_TEXTLINE, &left, &top, &right, &bottom)
-            lines.append(
-                OCRLine(
-                    text: text, confidence: TessResultIteratorConfidence(iterator, RIL_TEXTLINE), x: Int(left),
-                    y: Int(top), width: Int(right - left), height: Int(bottom - top)))
-        } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
+            _ = TessPageIteratorBoundingBox(page, RIL_SYMBOL, &left, &top, &right, &bottom)
+            let confidence = TessResultIteratorConfidence(iterator, RIL_SYMBOL)
+            for character in text {
+                current?.symbols.append(
+                    OCRSymbol(character: character, confidence: confidence, x: Int(left), width: Int(right - left)))
+            }
+        } while TessResultIteratorNext(iterator, RIL_SYMBOL) != 0
+        close()
         return lines
     }
 

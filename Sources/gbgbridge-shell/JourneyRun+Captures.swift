@@ -6,7 +6,8 @@ extension JourneyRun {
     /// The capture slots: the scripted ones answered at once (``ScriptedCaptures``), the others
     /// by the camera (`--camera`), which is the capability made when any are left.
     func cameraCapability() -> RunCapability? {
-        ScriptedCaptures.install(settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil)
+        ScriptedCaptures.install(
+            settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil, mrz: settings.mrzReading)
         ScriptedCaptures.install(
             settings.selfieAnswer, on: host.selfieCapture, selfieRecipient: settings.selfieRecipientKey)
         guard !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted else {
@@ -18,15 +19,17 @@ extension JourneyRun {
         if settings.usesTestPattern {
             coordinator = CaptureCoordinator(
                 host: host, selfieRecipientKey: settings.selfieRecipientKey, autoCaptureAfter: settings.autoCapture,
-                selfieCountdown: settings.selfieCountdown,
+                selfieCountdown: settings.selfieCountdown, documentAutoCapture: settings.documentAutoCapture,
                 sources: {
                     [SyntheticFrameSource(name: tr("Test pattern"), width: 1280, height: 720, framesPerSecond: 15)]
                 })
         } else {
             coordinator = CaptureCoordinator(
                 host: host, camera: settings.camera, selfieRecipientKey: settings.selfieRecipientKey,
-                autoCaptureAfter: settings.autoCapture, selfieCountdown: settings.selfieCountdown)
+                autoCaptureAfter: settings.autoCapture, selfieCountdown: settings.selfieCountdown,
+                documentAutoCapture: settings.documentAutoCapture)
         }
+        coordinator.mrzReading = settings.mrzReading
         return RunCapability(capability: coordinator) { [self] in
             // install() has looked for the camera; only when it found none is it worth asking why.
             if coordinator.cameraAvailable == false,

@@ -13,6 +13,7 @@ enum ResourceLocator {
     static let environmentVariable = "GBGBRIDGE_RESOURCES"
     static let installedDirectory = "/usr/share/gbgbridge-shell"
     static let demoJourney = "demo/index.html"
+    static let ocrModel = "ocr/ocrb.traineddata"
     static let demoSelfieRecipientKey = "demo-keys/DEMO-selfie-recipient-public.pem"
     static let applicationIcon = "icons/io.gbgbridge.Shell.svg"
     static let installedApplicationIcon = "/usr/share/icons/hicolor/scalable/apps/io.gbgbridge.Shell.svg"

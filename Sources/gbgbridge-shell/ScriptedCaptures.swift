@@ -14,7 +14,7 @@ enum ScriptedCaptures {
     /// that checks permissions should take its normal path.
     static func install(
         _ answer: ShellSettings.CaptureAnswer, on slot: CaptureCapability,
-        selfieRecipient: Curve25519.KeyAgreement.PublicKey?
+        selfieRecipient: Curve25519.KeyAgreement.PublicKey?, mrz: MRZReadingSetup? = nil
     ) {
         let isSelfie = slot.id == "camera.selfie"
         let recipientBytes = selfieRecipient?.rawRepresentation
@@ -35,7 +35,7 @@ enum ScriptedCaptures {
                         }
                         return .selfie(try CaptureResultBuilder.selfie(fromImageFile: data, recipient: recipient))
                     }
-                    return .document(try CaptureResultBuilder.document(fromImageFile: data))
+                    return .document(try CaptureResultBuilder.document(fromImageFile: data, mrz: mrz))
                 } catch {
                     return .failed(
                         // untranslated: bridge data

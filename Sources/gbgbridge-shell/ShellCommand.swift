@@ -86,6 +86,12 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Read machine-readable zones from document photos with this OCR model instead of the one installed with the shell (ocr/ocrb.traineddata among its resources).",
+            valueName: "path"))
+    var ocrModel: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Answer selfie captures with this PNG or JPEG file instead of opening the camera (it must decode completely).",
             valueName: "path"))
     var selfieImage: String?
@@ -107,6 +113,13 @@ struct ShellCommand: ParsableCommand {
             "With a real camera, take and use the photo by itself after this many seconds of preview (0 or more).",
             valueName: "seconds"))
     var autoCapture: String?
+
+    @Flag(
+        name: .customLong("no-auto-capture"),
+        help:
+            "In the capture window, do not take a document photo by itself when the document is in the frame, steady and sharp: wait for Capture."
+    )
+    var noAutoCapture = false
 
     @Option(
         parsing: .unconditional,

@@ -35,10 +35,15 @@ struct ShellSettings {
     var selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     var selfieRecipientKeyIsDemo: Bool
     var documentAnswer: CaptureAnswer
+    /// The OCR model document captures read machine-readable zones with (`--ocr-model`, or the
+    /// one among the resources); nil when there is none.
+    var mrzReading: MRZReadingSetup?
     var selfieAnswer: CaptureAnswer
     var autoCapture: Duration?
     /// Seconds counted down before a selfie is taken in the capture window.
     var selfieCountdown = 3
+    /// Whether the capture window takes a ready document by itself (off with `--no-auto-capture`).
+    var documentAutoCapture = true
     var messageLogPath: String?
     var logPayloads: Bool
     var exitOn: String?
@@ -77,6 +82,19 @@ struct ShellSettings {
     static let longestTimeout = 604_800.0
     static let longestAutoCapture = 3_600.0
 
+    /// The OCR model: `--ocr-model` (which must load), or `ocr/ocrb.traineddata` among the resources.
+    static func mrzReading(_ option: String?, resources: String?) throws(ShellExit) -> MRZReadingSetup? {
+        if let option {
+            let setup = MRZReadingSetup(modelPath: option)
+            if let problem = setup.check() {
+                throw .usage(tr("--ocr-model {path}: {problem}", ["path": option, "problem": problem.description]))
+            }
+            return setup
+        }
+        guard let resources, ResourceLocator.isFile(resources + "/" + ResourceLocator.ocrModel) else { return nil }
+        return MRZReadingSetup(modelPath: resources + "/" + ResourceLocator.ocrModel)
+    }
+
     init(_ command: ShellCommand, languages: [String]) throws(ShellExit) {
         self.languages = languages
         try Self.checkOptionCombinations(command)
@@ -114,6 +132,7 @@ struct ShellSettings {
         if let path = command.documentImage {
             documentAnswer = try Self.imageAnswer(path: path, option: "--document-image")
         }
+        mrzReading = try Self.mrzReading(command.ocrModel, resources: resources)
         if let path = command.selfieImage { selfieAnswer = try Self.imageAnswer(path: path, option: "--selfie-image") }
         if case .image = selfieAnswer, selfieRecipientKey == nil {
             throw .usage(
@@ -133,6 +152,7 @@ struct ShellSettings {
             guard let seconds = Int(text), (0...10).contains(seconds) else { throw problem }
             selfieCountdown = seconds
         }
+        documentAutoCapture = !command.noAutoCapture
         messageLogPath = command.messageLog
         logPayloads = command.logPayloads
         exitOn = command.exitOn

@@ -6,8 +6,10 @@ accessible tree and checks that every button, the camera picker, the status and 
 have a non-empty name and a fitting role; then presses Capture and checks that the countdown numbers and
 the "photo taken" status are announced (object:announcement). Then, in document dialogs, Return with the
 focus moved as a screen reader moves it: on Cancel it cancels and takes no photo; on Retake it goes back to
-the live picture and sends nothing; with the focus on no button it captures; on Use photo it sends. Prints
-one line per check, exits 1 on any failure. Run it on a private session bus with the accessibility bus: see
+the live picture and sends nothing; with the focus on no button it captures; on Use photo it sends. Last,
+document auto-capture: its cue is a named progress bar that fills, "Hold still, taking the photo…" is
+announced once, then the automatic photo, which is shown for review and not sent. Prints one line per check,
+exits 1 on any failure. Run it on a private session bus with the accessibility bus: see
 scripts/capture-a11y-test.sh.
 """
 import os
@@ -22,6 +24,7 @@ from atspi_checks import (RETURN, Atspi, GLib, HostLines, check, find_app, focus
                           pump_until, walk)
 
 DOCUMENT_TITLE = "Photo of your document"
+HOLD_STILL = "Hold still, taking the photo…"
 
 
 def open_document_dialog(host, state, *options):
@@ -126,6 +129,53 @@ def return_activates_the_focused_button(host):
     return_on(dialog, "Use photo")
     finished = lines.starting_with("FINISHED", 60)
     check(finished == ["FINISHED document"], "Return on Use photo sends the photo", finished)
+    stop(process)
+    listener.deregister("object:announcement")
+
+
+def bar_value(node):
+    try:
+        return Atspi.Value.get_current_value(node)
+    except Exception:  # noqa: BLE001 - no value interface: no progress to read
+        return -1
+
+
+def auto_capture_is_shown_and_announced(host):
+    """The auto-capture cue is a named progress bar that fills; its start and the photo are announced."""
+    announcements = []
+    listener = Atspi.EventListener.new(
+        lambda event: announcements.append(event.any_data if isinstance(event.any_data, str) else str(event.any_data)))
+    listener.register("object:announcement")
+    # Auto-capture starts once this file exists (after the checks of the idle cue), and takes 3 s to fill.
+    start = os.path.join(tempfile.mkdtemp(prefix="gbgbridge-a11y-"), "auto-capture")
+    process, lines, dialog = open_document_dialog(
+        host, "autocapture", "--auto-capture-when", start, "--auto-capture-hold", "3")
+    if dialog is None:
+        stop(process)
+        listener.deregister("object:announcement")
+        return
+    bars = [node for node, _ in walk(dialog) if node.get_role() == Atspi.Role.PROGRESS_BAR]
+    check(len(bars) == 1 and bars[0].get_name() == "Automatic photo", "the auto-capture cue is a named progress bar",
+          [bar.get_name() for bar in bars])
+    if not bars:
+        stop(process)
+        listener.deregister("object:announcement")
+        return
+    bar = bars[0]
+    check(bool(bar.get_description()), "the cue says what it does", bar.get_description())
+    check(not bar.get_state_set().contains(Atspi.StateType.SHOWING) or bar_value(bar) <= 0,
+          "the cue is empty before auto-capture runs", bar_value(bar))
+
+    open(start, "w").close()
+    check(pump_until(lambda: HOLD_STILL in announcements, 30), "'Hold still, taking the photo…' is announced",
+          announcements)
+    check(pump_until(lambda: bar_value(bar) > 0, 10), "the cue fills", bar_value(bar))
+    check(pump_until(lambda: any(t.startswith("Photo taken automatically") for t in announcements), 30),
+          "the automatic photo is announced", announcements)
+    check(pump_until(lambda: is_still(dialog), 10), "the automatic photo is shown for review")
+    check(announcements.count(HOLD_STILL) == 1, "'Hold still' is announced once", announcements)
+    pump_until(lambda: False, 1)
+    check(lines.starting_with("FINISHED") == [], "the automatic photo is not sent before Use photo", lines.seen)
     stop(process)
     listener.deregister("object:announcement")
 
@@ -235,6 +285,7 @@ def main():
     process.wait(timeout=20)
 
     return_activates_the_focused_button(host)
+    auto_capture_is_shown_and_announced(host)
 
 
 atspi_checks.run(main)

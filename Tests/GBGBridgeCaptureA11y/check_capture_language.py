@@ -4,8 +4,8 @@
 Usage: check_capture_language.py HOST LANGUAGE LOCALE_DIR
 
 Runs gbgbridge-dialog-testhost (HOST) under LANGUAGE with the catalogues in LOCALE_DIR, showing a
-document and then a selfie dialog (live, with a hint), then the chip-reading window reading and after a
-failure, and checks over AT-SPI that no name, description or text in the window is an English message
+document and then a selfie dialog (live, with a hint), a document dialog while its auto-capture cue runs,
+then the chip-reading window reading and after a failure, and checks over AT-SPI that no name, description or text in the window is an English message
 whose translation differs: no English is left. Expects the caller's environment to select the language
 (LANGUAGE, a UTF-8 locale) and a private session bus.
 """
@@ -62,6 +62,7 @@ def main():
 
     for kind, arguments in [("document", ["show", "hint", "--kind", "document"]),
                             ("selfie", ["show", "hint", "--kind", "selfie"]),
+                            ("document auto-capture", ["show", "autocapture", "--auto-capture-hold", "60"]),
                             ("chip reading", ["nfc", "reading"]), ("chip failure", ["nfc", "failed"])]:
         process = subprocess.Popen([host, *arguments, "--hold", "6"], stdout=subprocess.PIPE, text=True)
         process.stdout.readline()

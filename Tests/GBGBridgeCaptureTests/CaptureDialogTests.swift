@@ -24,9 +24,10 @@ struct CaptureDialogTests {
         _ sources: [any FrameSource] = [SyntheticFrameSource(width: 640, height: 360)], selfieCountdown: Int = 3,
         parent: UnsafeMutablePointer<GtkWindow>? = nil
     ) async throws -> CaptureCoordinator {
+        // Document auto-capture is off: these tests press the keys themselves (AutoCaptureWindowTests covers it).
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), selfieCountdown: selfieCountdown,
-            sources: { sources })
+            documentAutoCapture: false, sources: { sources })
         coordinator.parentWindow = parent
         await coordinator.install()
         return coordinator

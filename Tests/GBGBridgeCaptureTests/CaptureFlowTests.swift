@@ -71,6 +71,29 @@ struct CaptureFlowTests {
         #expect(waiting.autoCapture().isEmpty)
     }
 
+    @Test func aReadyDocumentIsTakenForReviewAsCaptureWould() {
+        var flow = liveFlow(.document)
+        #expect(flow.documentReady() == .takePhoto)
+        #expect(flow.phase == .reviewing && flow.defaultAction == .usePhoto && flow.reviewEnabled)
+        #expect(flow.documentReady() == nil, "once, in review nothing more")
+        #expect(flow.retake() == nil)
+        #expect(flow.phase == .live)
+        #expect(flow.documentReady() == .takePhoto, "again after Retake")
+        #expect(flow.usePhoto() == .encode)
+        #expect(flow.documentReady() == nil, "not while encoding")
+
+        var waiting = CaptureFlow(kind: .document, countdownSeconds: 3)
+        #expect(waiting.documentReady() == nil, "no picture yet")
+        var selfie = liveFlow(.selfie, countdown: 0)
+        #expect(selfie.documentReady() == nil && selfie.phase == .live, "never for selfies")
+        var failed = liveFlow(.document)
+        _ = failed.streamFailed()
+        #expect(failed.documentReady() == nil && failed.phase == .failed)
+        var cancelled = liveFlow(.document)
+        _ = cancelled.cancel()
+        #expect(cancelled.documentReady() == nil && cancelled.phase == .finished)
+    }
+
     @Test func failureDuringPreviewOffersRetryWhileACameraIsThere() {
         var flow = liveFlow()
         #expect(flow.streamFailed() == .showFailure)

@@ -18,13 +18,15 @@ struct CaptureWindowTests {
         host.attach(transport: page)
     }
 
+    /// Document auto-capture is off here: these tests press the buttons themselves (AutoCaptureWindowTests
+    /// covers it).
     private func makeCoordinator(
         _ sources: [any FrameSource] = [SyntheticFrameSource(width: 1280, height: 720)],
         autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 0
     ) async throws -> CaptureCoordinator {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown, sources: { sources })
+            selfieCountdown: selfieCountdown, documentAutoCapture: false, sources: { sources })
         await coordinator.install()
         return coordinator
     }

@@ -17,7 +17,12 @@ import GBGBridgeNFC
 //
 //   gbgbridge-dialog-testhost show STATE [--kind document|selfie] [--screenshot PNG] [--hold SECONDS]
 //                                         [--press-capture-when FILE] [--unfocus-when PREFIX]
-//       STATE: live | hint | countdown | review | disconnected
+//                                         [--auto-capture-when FILE] [--auto-capture-hold SECONDS]
+//       STATE: live | hint | countdown | review | disconnected | autocapture
+//       Document auto-capture is off except in autocapture: a document dialog whose steady card is taken
+//       by itself after --auto-capture-hold seconds (default 1) of readiness; "READY autocapture" comes
+//       once its cue runs, or at once with --auto-capture-when, which switches auto-capture on only when
+//       FILE exists.
 //       Prints "READY STATE" once the dialog is in that state; with --screenshot it paints the dialog into
 //       the PNG and exits, otherwise it keeps running for --hold seconds (default 30). With
 //       --press-capture-when it presses Return once FILE exists (the checker creates it when it is
@@ -217,8 +222,10 @@ func run() async {
         payload: BridgePayload(
             action: "camera.document.capture", data: kind == .document ? ["side": .string("front")] : nil))
     var finished: CaptureOutcome?
+    let autoCaptureTrigger = state == "autocapture" ? option("--auto-capture-when") : nil
     let window = CaptureWindow(
-        kind: kind, request: request, sources: sources, selfieCountdown: 3
+        kind: kind, request: request, sources: sources, selfieCountdown: 3,
+        documentAutoCapture: state == "autocapture" && autoCaptureTrigger == nil
     ) { result in
         finished = result
         switch result {
@@ -226,6 +233,9 @@ func run() async {
         case .cancelled: say("FINISHED cancelled")
         case .failed(let code, _, _): say("FINISHED failed \(code)")
         }
+    }
+    if let seconds = option("--auto-capture-hold").flatMap(Double.init) {
+        window.autoCaptureHold = .milliseconds(Int(seconds * 1000))
     }
     do {
         try await window.present(over: UnsafeMutablePointer(OpaquePointer(parent)))
@@ -260,6 +270,15 @@ func run() async {
         Keyboard.press(GDK_KEY_Return, on: UnsafeMutablePointer<GtkWidget>(OpaquePointer(dialog)))
     case "disconnected":
         guard await wait(until: { window.isShowingError }) else { fail("the camera did not fail") }
+    case "autocapture":
+        if let autoCaptureTrigger {
+            Task { @MainActor in
+                guard await wait(seconds: 120, until: { access(autoCaptureTrigger, F_OK) == 0 }) else { return }
+                window.documentAutoCapture = true
+            }
+        } else {
+            guard await wait(until: { window.autoCaptureProgress != nil }) else { fail("the cue did not start") }
+        }
     default:
         fail("unknown state \(state)")
     }

@@ -81,17 +81,32 @@ struct RepairTests {
         #expect(reading.fields?.documentNumber == "D23145890734")
     }
 
-    @Test("a digit in the names or a country code is a failure, never a guess")
+    @Test("a digit other than 0 in the names or a country code is a failure, never a guess")
     func digitsInLetterFields() {
         let truth = SpecimenTests.td3
         let cases: [(Int, Int, Character, MRZField)] = [
-            (0, 11, "0", .names), (0, 7, "1", .names), (0, 9, "5", .names), (0, 4, "0", .issuingState),
-            (1, 12, "0", .nationality),
+            (0, 7, "1", .names), (0, 9, "5", .names), (0, 8, "8", .names), (1, 11, "7", .nationality),
         ]
         for (line, column, character, field) in cases {
             let reading = MRZText.read(lines: replacing(truth, line: line, column: column, with: character))
             #expect(!reading.isValid)
             #expect(reading.problems.contains(.digitInLetterField(field)))
+        }
+    }
+
+    @Test("a 0 in the names or a country code reads as O, listed as a repair of the unchecked field")
+    func zeroInLetterFields() {
+        let truth = SpecimenTests.td3
+        for (line, column) in [(0, 11), (0, 4), (1, 12)] {
+            let reading = MRZText.read(lines: replacing(truth, line: line, column: column, with: "0"))
+            #expect(reading.isValid)
+            #expect(reading.lines == truth)
+            #expect(
+                reading.repairs == [
+                    MRZRepair(
+                        position: .init(line: line, column: column), change: .replaced("0", by: "O"),
+                        basis: .letterField)
+                ])
         }
     }
 

@@ -442,6 +442,64 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(result["outcome"], "completed", result)
         self.assertEqual(result["steps"]["chip"], {"status": "error", "code": "ACCESS_DENIED", "recoverable": True})
 
+    # The key from the photo of the data page
+
+    def data_page(self, lines, name):
+        """Renders a photo of a data page with these MRZ lines (Benchmarks/mrz/make-mrz-set.py); returns its path."""
+        path = self.scratch / f"{name}.png"
+        subprocess.run(
+            ["/usr/bin/python3", str(ROOT / "Benchmarks" / "mrz" / "make-mrz-set.py"), "--document", "--lines", *lines,
+             "--out", str(path), "--seed", "9"], check=True, capture_output=True, timeout=60)
+        return path
+
+    def test_chip_opens_with_the_mrz_read_from_the_photo_of_its_data_page(self):
+        self.insert()
+        lines = self.holder["mrz"].split("\n")
+        page = self.data_page(lines, "data-page")
+        result, read, log, stderr = self.single_read(
+            {"capture": "1", "keyFrom": "documentCapture"}, "--document-image", str(page))
+        self.assertEqual(result["documentCapture"], "success", result)
+        mrz = result["documentMRZ"]
+        self.assertEqual(mrz["status"], "read", mrz)
+        self.assertEqual(mrz["lines"], lines)
+        self.assertEqual(mrz["fields"]["documentNumber"], self.holder["documentNumber"].rstrip("<"))
+        self.assertEqual(read["status"], "success", read)
+        self.assertTrue(read["chipRead"])
+        self.assertEqual(read["printedMRZ"], {"compared": True, "agrees": True, "differences": [], "source": "photo"})
+        # The zone read from the photo is personal data: redacted in the log like the chip's.
+        text = log.read_text()
+        for secret in [self.holder["documentNumber"].rstrip("<"), "ERIKSSON"]:
+            self.assertNotIn(secret, text)
+            self.assertNotIn(secret, stderr)
+
+    def test_printed_page_of_another_person_is_told_apart_from_the_chip(self):
+        # The same key fields (so the chip opens) under another name: a forged page over a genuine chip.
+        self.insert()
+        lines = self.holder["mrz"].split("\n")
+        forged = ("P<UTOSMITH<<ANNA<MARIA").ljust(44, "<")
+        page = self.data_page([forged, lines[1]], "forged-page")
+        result, read, _, _ = self.single_read({"capture": "1", "keyFrom": "documentCapture"}, "--document-image", str(page))
+        self.assertEqual(result["documentMRZ"]["status"], "read", result)
+        self.assertEqual(read["status"], "success", read)
+        self.assertEqual(read["printedMRZ"]["agrees"], False, read)
+        self.assertEqual(read["printedMRZ"]["differences"], ["surname"], read)
+
+    def test_key_from_the_photo_without_a_read_zone(self):
+        self.insert()
+        # No capture at all, then a capture whose photo has no zone (the shell tests' plain document).
+        _, read, _, _ = self.single_read({"keyFrom": "documentCapture"})
+        self.assert_error(read, "error", "MRZ_NOT_READ", True)
+        plain = ROOT / "Tests" / "ShellTests" / "Fixtures" / "document.png"
+        result, read, _, _ = self.single_read(
+            {"capture": "1", "keyFrom": "documentCapture"}, "--document-image", str(plain))
+        # Its zone is drawn but not a real one: seen, never read.
+        self.assertIn(result["documentMRZ"]["status"], ["notFound", "unverified"], result)
+        self.assertNotIn("lines", result["documentMRZ"])
+        self.assert_error(read, "error", "MRZ_NOT_READ", True)
+        # A typed key still works, and the answer says nothing was compared.
+        _, read, _, _ = self.single_read(self.key())
+        self.assertEqual(read["printedMRZ"], {"compared": False}, read)
+
     def test_wrong_mrz_is_access_denied(self):
         self.insert()
         _, read, _, _ = self.single_read(self.key(documentNumber="X00000000"))

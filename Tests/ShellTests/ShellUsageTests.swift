@@ -13,7 +13,7 @@ struct ShellUsageTests {
         for text in [
             "Exit status:", "0  finished", "1  the journey failed to load", "2  usage error", "3  timeout",
             "4  the window was closed before the --exit-on event arrived", "128+N  stopped by signal N",
-            "--exit-on", "--document-image", "--message-log", "--headless",
+            "--exit-on", "--document-image", "--message-log", "--headless", "--no-auto-capture",
         ] {
             #expect(help.stdout.contains(text), "--help lacks \(text)")
         }

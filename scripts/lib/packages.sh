@@ -11,6 +11,9 @@ BUILD_PACKAGES=(
 # The OCR-B model for machine-readable zones (scripts/build-ocrb-model.sh): Tesseract's training
 # tools, the font, and Pillow to render the training pages.
 OCR_MODEL_PACKAGES=(tesseract-ocr fonts-ocr-b python3-pil)
+# The MRZ benchmark's photo generator (Benchmarks/mrz/make-mrz-set.py): Pillow and numpy, OCR-B
+# for the zone and DejaVu Sans for the rest of the document.
+MRZ_BENCH_PACKAGES=(python3-pil python3-numpy fonts-ocr-b fonts-dejavu-core)
 # Display-less runs of the shell, and a window manager for the tests whose behaviour depends on one
 # (a kiosk window iconified by the window manager; started only by those tests).
 XVFB_PACKAGES=(xvfb xauth openbox)

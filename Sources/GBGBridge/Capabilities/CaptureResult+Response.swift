@@ -12,12 +12,14 @@ extension CaptureResult {
     public var responseData: [String: JSONValue]? {
         switch self {
         case .document(let document):
-            return [
+            var data: [String: JSONValue] = [
                 "imageBase64": .string(document.imageData.base64EncodedStringForBridge),
                 "imageWidth": .number(Double(document.width)),
                 "imageHeight": .number(Double(document.height)),
                 "mimeType": .string(document.mimeType),
             ]
+            if let mrz = document.mrz { data["mrz"] = mrz }
+            return data
         case .selfie(let selfie):
             return [
                 "imageBase64": .string(selfie.previewImageData.base64EncodedStringForBridge),

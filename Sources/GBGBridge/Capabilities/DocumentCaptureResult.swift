@@ -10,11 +10,16 @@ public struct DocumentCaptureResult: Sendable, Hashable {
     public var height: Int
     /// MIME type of ``imageData``.
     public var mimeType: String
+    /// What the host read of the document's machine-readable zone (sent as `mrz`; absent when
+    /// the host does not read zones). An addition to the iOS answer: journeys that ignore it run
+    /// unchanged.
+    public var mrz: JSONValue?
 
-    public init(imageData: Data, width: Int, height: Int, mimeType: String = "image/png") {
+    public init(imageData: Data, width: Int, height: Int, mimeType: String = "image/png", mrz: JSONValue? = nil) {
         self.imageData = imageData
         self.width = width
         self.height = height
         self.mimeType = mimeType
+        self.mrz = mrz
     }
 }

@@ -150,9 +150,11 @@ extension BridgeHost {
             return
         }
         let token = slot.begin(request)
+        let generation = pageGeneration
         Task {
             let result = await handler(request)
             slot.finish(token: token)
+            if slot === documentCapture { noteDocumentCaptureDelivered(result, generation: generation) }
             responder.respond(status: result.responseStatus, data: result.responseData, error: result.responseError)
         }
     }

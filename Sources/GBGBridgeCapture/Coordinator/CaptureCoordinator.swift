@@ -30,6 +30,10 @@ public final class CaptureCoordinator {
     private let selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?
     private let autoCaptureAfter: Duration?
     private let selfieCountdown: Int
+    private let documentAutoCapture: Bool
+    /// The OCR model document photos are read with: each document answer then says what was read
+    /// of the machine-readable zone (`mrz`). Nil (the default): no `mrz` member.
+    public var mrzReading: MRZReadingSetup?
     /// The journey window capture windows are shown over (modal, centred on it), if any.
     public var parentWindow: UnsafeMutablePointer<GtkWindow>?
     /// The open window per slot, if any.
@@ -53,40 +57,48 @@ public final class CaptureCoordinator {
     ///   - selfieRecipientKey: the key selfie packages are sealed to; without it the selfie slot is not offered.
     ///   - autoCaptureAfter: take and use the photo by itself after this much live preview (unattended runs).
     ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
+    ///   - documentAutoCapture: document windows take the photo by themselves once the document has been in
+    ///     the guide, steady, sharp and well lit for about a second (``CaptureWindow/documentAutoCapture``);
+    ///     false leaves it to Capture. Unattended runs (`autoCaptureAfter`) never do this.
     ///   - preferences: where the last chosen camera is remembered (default: the user's XDG state directory).
     ///   - hotplugDirectory: the directory watched for cameras coming and going (nil: no watch).
     public convenience init(
         host: BridgeHost, camera: CameraChoice, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?,
-        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3, preferences: CameraPreferenceStore? = .standard(),
-        hotplugDirectory: String? = "/dev"
+        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3, documentAutoCapture: Bool = true,
+        preferences: CameraPreferenceStore? = .standard(), hotplugDirectory: String? = "/dev"
     ) {
         let watches = camera != .none && camera != .synthetic
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown, sources: { kind in await Self.cameraSources(for: camera, kind: kind) },
+            selfieCountdown: selfieCountdown, documentAutoCapture: documentAutoCapture,
+            sources: { kind in await Self.cameraSources(for: camera, kind: kind) },
             availability: { await Self.availability(of: camera) }, preferences: preferences,
             hotplugDirectory: watches ? hotplugDirectory : nil)
     }
 
     /// A coordinator over any frame sources (tests use synthetic ones). `hasCamera` decides whether the
     /// slots are offered; by default, whether `sources` returns anything. Permission states are left as set.
-    /// `preferences` and `hotplugDirectory` work as for real cameras (both off by default here).
+    /// `preferences` and `hotplugDirectory` work as for real cameras (both off by default here), and so does
+    /// `documentAutoCapture`.
     public convenience init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
-        selfieCountdown: Int = 3, sources: @escaping SourceProvider, hasCamera: (@MainActor () async -> Bool)? = nil,
-        preferences: CameraPreferenceStore? = nil, hotplugDirectory: String? = nil
+        selfieCountdown: Int = 3, documentAutoCapture: Bool = true, sources: @escaping SourceProvider,
+        hasCamera: (@MainActor () async -> Bool)? = nil, preferences: CameraPreferenceStore? = nil,
+        hotplugDirectory: String? = nil
     ) {
         let hasCamera = hasCamera ?? { await !sources().isEmpty }
         self.init(
             host: host, selfieRecipientKey: selfieRecipientKey, autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown, sources: { _ in await sources() },
+            selfieCountdown: selfieCountdown, documentAutoCapture: documentAutoCapture,
+            sources: { _ in await sources() },
             availability: { CameraAvailability(available: await hasCamera(), permissionState: nil) },
             preferences: preferences, hotplugDirectory: hotplugDirectory)
     }
 
     private init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration?,
-        selfieCountdown: Int, sources: @escaping @MainActor (CaptureKind) async -> [any FrameSource],
+        selfieCountdown: Int, documentAutoCapture: Bool,
+        sources: @escaping @MainActor (CaptureKind) async -> [any FrameSource],
         availability: @escaping @MainActor () async -> CameraAvailability, preferences: CameraPreferenceStore?,
         hotplugDirectory: String?
     ) {
@@ -96,6 +108,7 @@ public final class CaptureCoordinator {
         self.selfieRecipientKey = selfieRecipientKey
         self.autoCaptureAfter = autoCaptureAfter
         self.selfieCountdown = selfieCountdown
+        self.documentAutoCapture = documentAutoCapture
         self.preferences = preferences
         self.preferredCamera = preferences?.load()
         self.hotplugDirectory = hotplugDirectory
@@ -269,12 +282,13 @@ public final class CaptureCoordinator {
         let window = CaptureWindow(
             kind: kind, request: request, sources: sources,
             initialSource: Self.preferredIndex(of: preferredCamera, in: sources), autoCaptureAfter: autoCaptureAfter,
-            selfieCountdown: selfieCountdown
+            selfieCountdown: selfieCountdown, documentAutoCapture: documentAutoCapture
         ) { [weak self, weak slot] outcome in
             guard let self, let slot else { return }
             self.finish(outcome, from: opened, on: slot)
         }
         opened = window
+        if kind == .document, let mrzReading { window.liveMRZ = LiveMRZReader(setup: mrzReading) }
         window.onSourceChosen = { [weak self] source in self?.rememberChoice(of: source) }
         windows[kind] = window
         do {
@@ -303,12 +317,14 @@ public final class CaptureCoordinator {
         case .photo(let photo):
             // Keys are not Sendable; hand the raw 32 bytes to the encoding task.
             let recipientBytes = selfieRecipientKey?.rawRepresentation
+            let mrzReading = photo.kind == .document ? self.mrzReading : nil
             Task { [weak window, weak slot] in
                 let result = await Task.detached(priority: .userInitiated) {
                     let recipient = recipientBytes.flatMap {
                         try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0)
                     }
-                    return CaptureResultBuilder.result(for: photo, recipient: recipient)
+                    return CaptureResultBuilder.result(
+                        for: photo, recipient: recipient, mrz: mrzReading, previewMRZ: photo.previewMRZ)
                 }.value
                 guard let window, window.photoPrepared() else { return }
                 slot?.complete(CaptureFailure.personFacing(result))

@@ -21,13 +21,16 @@ public enum CaptureResultBuilder {
     /// The slot result for a photo from the capture window: a document as PNG, a selfie sealed to
     /// `recipient`; `CAPTURE_FAILED` when it cannot be built (a selfie without a recipient key, an encoding
     /// failure).
+    /// With `mrz`, a document's answer also says what was read of its machine-readable zone:
+    /// `previewMRZ` when the live preview read it, or else the photo's own reading.
     public static func result(
-        for photo: CapturedPhoto, recipient: Curve25519.KeyAgreement.PublicKey?
+        for photo: CapturedPhoto, recipient: Curve25519.KeyAgreement.PublicKey?, mrz: MRZReadingSetup? = nil,
+        previewMRZ: JSONValue? = nil
     ) -> CaptureResult {
         do {
             switch photo.kind {
             case .document:
-                return .document(try document(from: photo.frame))
+                return .document(try document(from: photo.frame, mrz: mrz, previewMRZ: previewMRZ))
             case .selfie:
                 guard let recipient else {
                     return .failed(
@@ -44,23 +47,34 @@ public enum CaptureResultBuilder {
         }
     }
 
-    /// A document result: the frame as PNG.
-    public static func document(from frame: RGBFrame) throws(BuildError) -> DocumentCaptureResult {
+    /// A document result: the frame as PNG, with its machine-readable zone when `mrz` is given
+    /// (see ``DocumentMRZ/combine(photo:preview:)`` for a zone the live preview read).
+    public static func document(
+        from frame: RGBFrame, mrz: MRZReadingSetup? = nil, previewMRZ: JSONValue? = nil
+    ) throws(BuildError) -> DocumentCaptureResult {
         do {
             let png = try ImageEncoder.encode(frame, as: .documentPNG)
+            let zone = mrz.map { DocumentMRZ.combine(photo: DocumentMRZ.read(frame, setup: $0), preview: previewMRZ) }
             return DocumentCaptureResult(
-                imageData: png, width: frame.width, height: frame.height, mimeType: "image/png")
+                imageData: png, width: frame.width, height: frame.height, mimeType: "image/png", mrz: zone)
         } catch {
             throw BuildError(description: error.description)
         }
     }
 
-    /// A document result straight from a PNG or JPEG file's bytes (kept as they are).
-    public static func document(fromImageFile data: Data) throws(BuildError) -> DocumentCaptureResult {
+    /// A document result straight from a PNG or JPEG file's bytes (kept as they are), with its
+    /// machine-readable zone when `mrz` is given.
+    public static func document(
+        fromImageFile data: Data, mrz: MRZReadingSetup? = nil
+    ) throws(BuildError) -> DocumentCaptureResult {
         do {
             let image = try StillImage(data: data)
+            let zone = mrz.map { setup in
+                DocumentMRZ.luminance(ofImageFile: data).map { DocumentMRZ.read($0, setup: setup) }
+                    ?? .object(["status": .string("notFound")])
+            }
             return DocumentCaptureResult(
-                imageData: image.data, width: image.width, height: image.height, mimeType: image.mimeType)
+                imageData: image.data, width: image.width, height: image.height, mimeType: image.mimeType, mrz: zone)
         } catch {
             throw BuildError(description: error.description)
         }

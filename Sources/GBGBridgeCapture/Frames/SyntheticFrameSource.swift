@@ -8,7 +8,8 @@ import GBGBridgeGTK
 ///
 /// Frames are produced on a background task at `framesPerSecond`. Set `failAfterFrames` to end the stream
 /// with ``FrameSourceError/disconnected(_:)`` after that many frames, as an unplugged camera would. `scene`
-/// picks a picture that calls for one guidance hint (``GuidanceHint``), or none (`.good`, the default).
+/// picks a picture that calls for one guidance hint (``GuidanceHint``), or none (`.good`, the default);
+/// `card` moves the card out of the guide, takes it away or keeps it moving (document auto-capture tests).
 public struct SyntheticFrameSource: FrameSource {
     /// What the source shows. Each scene but `.good` is made to trigger the ``GuidanceHint`` of the same name.
     public enum Scene: String, Sendable, CaseIterable {
@@ -24,6 +25,19 @@ public struct SyntheticFrameSource: FrameSource {
         case glare
     }
 
+    /// Where the card is. With `.inGuide` (the default) a steady card fills most of the document guide, which
+    /// document auto-capture accepts; the others are pictures it must not take by itself.
+    public enum CardPlacement: String, Sendable, CaseIterable {
+        /// Steady, centred in the document guide.
+        case inGuide
+        /// Shifted right by half its width: half of it is out of the guide.
+        case halfOut
+        /// No card: the desk only.
+        case absent
+        /// In the guide, but the picture sways sideways all the time (a hand that does not hold still).
+        case moving
+    }
+
     public let name: String
     public let width: Int
     public let height: Int
@@ -32,6 +46,8 @@ public struct SyntheticFrameSource: FrameSource {
     public let openError: FrameSourceError?
     /// The picture shown.
     public let scene: Scene
+    /// Where the card is.
+    public let card: CardPlacement
 
     /// The frame size, e.g. `1280 × 720`.
     public var modeDescription: String? { "\(width) × \(height)" }
@@ -39,7 +55,8 @@ public struct SyntheticFrameSource: FrameSource {
     /// Creates a source of `width`x`height` frames; `openError`, when set, is thrown by ``frames()``.
     public init(
         name: String = "Synthetic camera", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,
-        failAfterFrames: Int? = nil, openError: FrameSourceError? = nil, scene: Scene = .good
+        failAfterFrames: Int? = nil, openError: FrameSourceError? = nil, scene: Scene = .good,
+        card: CardPlacement = .inGuide
     ) {
         self.name = name
         self.width = width
@@ -48,13 +65,14 @@ public struct SyntheticFrameSource: FrameSource {
         self.failAfterFrames = failAfterFrames
         self.openError = openError
         self.scene = scene
+        self.card = card
     }
 
     public func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
         if let openError { throw openError }
         let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
-        let painter = SyntheticScene(width: width, height: height, scene: scene)
+        let painter = SyntheticScene(width: width, height: height, scene: scene, card: card)
         let interval = Duration.nanoseconds(1_000_000_000 / framesPerSecond)
         let failAfter = failAfterFrames
         let deviceName = name
@@ -80,25 +98,31 @@ public struct SyntheticFrameSource: FrameSource {
     }
 }
 
-/// Paints the synthetic scene: a gradient "desk" with an ID-card-like rectangle (header, photo, text lines)
-/// and a marker that moves every frame, then alters it for the chosen ``SyntheticFrameSource/Scene``.
+/// Paints the synthetic scene: a gradient "desk" with an ID-card-like rectangle (light margin, header, photo,
+/// text lines) and a marker that moves every frame, then alters it for the chosen
+/// ``SyntheticFrameSource/Scene`` and ``SyntheticFrameSource/CardPlacement``.
 struct SyntheticScene: Sendable {
     let width: Int
     let height: Int
     let scene: SyntheticFrameSource.Scene
+    let card: SyntheticFrameSource.CardPlacement
     let background: [UInt8]
     let marker: (UInt8, UInt8, UInt8)
     /// Width of the marker's soft edge (blurred scene only).
     let markerRamp: Int
 
-    init(width: Int, height: Int, scene: SyntheticFrameSource.Scene = .good) {
+    init(
+        width: Int, height: Int, scene: SyntheticFrameSource.Scene = .good,
+        card: SyntheticFrameSource.CardPlacement = .inGuide
+    ) {
         self.width = width
         self.height = height
         self.scene = scene
+        self.card = card
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let cardWidth = width * 6 / 10
+        let cardWidth = card == .absent ? 0 : width * 6 / 10
         let cardHeight = cardWidth * 54 / 86
-        let cardLeft = (width - cardWidth) / 2
+        let cardLeft = (width - cardWidth) / 2 + (card == .halfOut ? cardWidth / 2 : 0)
         let cardTop = (height - cardHeight) / 2
         let photo = (
             left: cardLeft + cardWidth / 20, top: cardTop + cardHeight * 3 / 10, width: cardWidth / 4,
@@ -116,7 +140,9 @@ struct SyntheticScene: Sendable {
                         && y < photo.top + photo.height
                     let textColumn = cardX > cardWidth * 2 / 5 && cardX < cardWidth * 9 / 10
                     let textLine = cardY > cardHeight * 3 / 10 && (cardY * 12 / cardHeight) % 2 == 0
-                    if cardY < cardHeight / 5 {
+                    if cardY < cardHeight / 20 {
+                        colour = (235, 238, 240)  // the light margin above the header
+                    } else if cardY < cardHeight / 5 {
                         colour = (40, 90, 160)
                     } else if inPhoto {
                         colour = (150, 160, 175)
@@ -216,7 +242,7 @@ struct SyntheticScene: Sendable {
 
     /// The scene at frame `sequence`: the background with a marker that sweeps across the bottom.
     func frame(sequence: UInt64, timestampNanoseconds: UInt64) -> RGBFrame {
-        var pixels = background
+        var pixels = card == .moving ? swayed(sequence: sequence) : background
         let size = max(8, height / 12)
         let travel = max(1, width - size)
         let left = Int(sequence * 8 % UInt64(travel))
@@ -257,6 +283,37 @@ struct SyntheticScene: Sendable {
         return RGBFrame(
             width: width, height: height, bytesPerLine: width * 3, bytes: pixels, sequence: sequence,
             timestampNanoseconds: timestampNanoseconds)
+    }
+}
+
+extension SyntheticScene {
+    /// The background shifted sideways by up to 1/40 of the width, back and forth over 30 frames (the
+    /// uncovered strip repeats the border column): the card never holds still.
+    func swayed(sequence: UInt64) -> [UInt8] {
+        let amplitude = max(2, width / 40)
+        let phase = Int(sequence % 30)
+        let shift = (phase < 15 ? phase : 30 - phase) * 2 * amplitude / 15 - amplitude
+        var pixels = background
+        let rowBytes = width * 3
+        let moved = min(abs(shift), width - 1)
+        background.withUnsafeBytes { source in
+            pixels.withUnsafeMutableBytes { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                for y in 0..<height {
+                    let row = y * rowBytes
+                    if shift >= 0 {
+                        (to + row + moved * 3).copyMemory(from: from + row, byteCount: (width - moved) * 3)
+                        for x in 0..<moved { (to + row + x * 3).copyMemory(from: from + row, byteCount: 3) }
+                    } else {
+                        (to + row).copyMemory(from: from + row + moved * 3, byteCount: (width - moved) * 3)
+                        for x in (width - moved)..<width {
+                            (to + row + x * 3).copyMemory(from: from + row + (width - 1) * 3, byteCount: 3)
+                        }
+                    }
+                }
+            }
+        }
+        return pixels
     }
 }
 

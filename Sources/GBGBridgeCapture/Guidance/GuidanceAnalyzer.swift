@@ -33,6 +33,15 @@ public struct GuidanceAnalyzer: Sendable {
         self.thresholds = thresholds ?? .forKind(kind)
     }
 
+    /// The luminance copy of the last measured frame, row by row (``luminanceWidth`` x ``luminanceHeight``, one
+    /// byte per pixel). Auto-capture reads it (``DocumentAutoCapture``) instead of reducing the frame again;
+    /// let go of it before the next ``measure(_:)``, which would otherwise copy the buffer.
+    public var luminancePixels: [UInt8] { luminance }
+    /// Width of ``luminancePixels``.
+    public var luminanceWidth: Int { width }
+    /// Height of ``luminancePixels``.
+    public var luminanceHeight: Int { height }
+
     /// The hint `frame` calls for, or nil when it looks fine.
     public mutating func analyze(_ frame: RGBFrame) -> GuidanceHint? {
         measure(frame).hint(thresholds)

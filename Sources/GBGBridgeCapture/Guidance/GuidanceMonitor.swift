@@ -39,8 +39,16 @@ public struct GuidanceMonitor: Sendable {
 
     /// Takes one preview frame; analyses it when the rate limit allows.
     public mutating func process(_ frame: RGBFrame) -> Update {
-        guard limiter.shouldAnalyze(timestampNanoseconds: frame.timestampNanoseconds) else { return .unchanged }
-        return tracker.update(with: analyzer.analyze(frame)) ? .changed(tracker.current) : .unchanged
+        analyze(frame).update
+    }
+
+    /// As ``process(_:)``, and also hands back the measurement when the frame was analysed (nil when the rate
+    /// limit skipped it), for checks that build on it (``DocumentAutoCapture``).
+    public mutating func analyze(_ frame: RGBFrame) -> (update: Update, measurement: GuidanceMeasurement?) {
+        guard limiter.shouldAnalyze(timestampNanoseconds: frame.timestampNanoseconds) else { return (.unchanged, nil) }
+        let measurement = analyzer.measure(frame)
+        let changed = tracker.update(with: measurement.hint(analyzer.thresholds))
+        return (changed ? .changed(tracker.current) : .unchanged, measurement)
     }
 
     /// Starts over (another camera, or back to live after a review): the hint goes and counting restarts.

@@ -46,6 +46,8 @@ struct CaptureFlow: Equatable {
     let countdownSeconds: Int
     /// Whether the capture counts down first (selfies only).
     let usesCountdown: Bool
+    /// Whether this is a document capture (the only kind taken by itself when ready).
+    let isDocument: Bool
     /// Set when the camera failed while a photo was being reviewed: Retake then shows the failure.
     private(set) var failedDuringReview = false
     /// The last camera availability reported; Retry is offered unless it is `false`.
@@ -54,6 +56,7 @@ struct CaptureFlow: Equatable {
     init(kind: CaptureKind, countdownSeconds: Int) {
         self.countdownSeconds = max(0, countdownSeconds)
         self.usesCountdown = kind == .selfie && countdownSeconds > 0
+        self.isDocument = kind == .document
     }
 
     // MARK: Derived state for the window
@@ -139,6 +142,14 @@ struct CaptureFlow: Equatable {
         phase = .reviewing
         guard let encode = usePhoto() else { return [.takePhoto] }
         return [.takePhoto, encode]
+    }
+
+    /// Document auto-capture: the document was ready long enough. Takes the photo for review as Capture does
+    /// (the person then uses it or retakes); nothing for selfies or outside the live preview.
+    mutating func documentReady() -> Effect? {
+        guard phase == .live, isDocument else { return nil }
+        phase = .reviewing
+        return .takePhoto
     }
 
     /// Back from review to the live preview (or to the failure, if the camera failed meanwhile).

@@ -1,3 +1,4 @@
+import GBGBridge
 import GBGBridgeGTK
 
 /// The photo a capture window hands back: the chosen frame, the frames just before it (oldest first) and
@@ -11,6 +12,9 @@ public struct CapturedPhoto: Sendable {
     public let earlierFrames: [RGBFrame]
     /// The camera's name.
     public let device: String
+    /// The machine-readable zone the live preview read just before the photo (an answer's `mrz`
+    /// member, `source` `preview`), if it did.
+    public var previewMRZ: JSONValue?
 
     /// A photo of `kind` from `device`.
     public init(kind: CaptureKind, frame: RGBFrame, earlierFrames: [RGBFrame], device: String) {

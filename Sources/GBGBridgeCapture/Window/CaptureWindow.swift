@@ -18,6 +18,11 @@ import GBGBridgeLocalization
 /// A camera failure during the preview is shown in the window and the request stays open: the person can
 /// retry (when a camera is available) or cancel, which reports `CAMERA_DISCONNECTED`. In unattended runs
 /// (`autoCaptureAfter`) a failure is reported at once.
+///
+/// Documents are taken by themselves (``documentAutoCapture``) once the card has been in the guide, steady,
+/// sharp, without glare and well exposed for ``autoCaptureHold``: while it counts, the guide turns green and
+/// is traced round, a progress bar fills, and "Hold still, taking the photo…" is announced (at most every
+/// few seconds). The photo then goes to review as after Capture; Capture and Cancel work all along.
 @MainActor
 public final class CaptureWindow {
     let kind: CaptureKind
@@ -41,6 +46,34 @@ public final class CaptureWindow {
     public var onSourceChosen: (@MainActor (any FrameSource) -> Void)?
     /// Live advice (too dark, blurred, ...) from a few preview frames a second.
     private var guidance: GuidanceMonitor
+    /// Whether a document photo is taken by itself once the document has been ready (in the guide, steady,
+    /// sharp, no glare, well exposed) for ``autoCaptureHold``. Only for documents, and never in unattended
+    /// runs (`autoCaptureAfter`). Can be changed while the window is open.
+    public var documentAutoCapture: Bool {
+        didSet { autoCaptureSettingChanged() }
+    }
+    /// How long the document must stay ready before it is taken by itself (default 1 s).
+    public var autoCaptureHold: Duration = AutoCaptureTracker.defaultHoldTime {
+        didSet {
+            autoCapture = DocumentAutoCapture(tracker: AutoCaptureTracker(holdTime: autoCaptureHold))
+            autoCaptureSettingChanged()
+        }
+    }
+    /// Set while a machine-readable zone is read in the preview (by a live MRZ reader, for example): auto-capture
+    /// then counts the document as in the guide even when its edges are not found.
+    public var mrzFound = false
+    /// Reads the machine-readable zone from the preview of a document (set by the coordinator when
+    /// it reads zones): it sets ``mrzFound``, and a zone read hands over with the photo.
+    public var liveMRZ: LiveMRZReader? {
+        didSet { connectLiveMRZ() }
+    }
+    /// When the live reader last said it had read the zone (and still agreed with itself).
+    private var liveMRZReadAt: ContinuousClock.Instant?
+    /// The readiness checks and their timing for document auto-capture.
+    private var autoCapture = DocumentAutoCapture()
+    /// How far the auto-capture cue has filled (0...1) while it runs; nil when it does not (for tests and
+    /// diagnostics).
+    public private(set) var autoCaptureProgress: Double?
 
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
@@ -68,6 +101,8 @@ public final class CaptureWindow {
     let useButton: UnsafeMutablePointer<GtkWidget>
     let retryButton: UnsafeMutablePointer<GtkWidget>
     let cancelButton: UnsafeMutablePointer<GtkWidget>
+    /// Fills while the document is held ready (auto-capture).
+    let autoCaptureBar: UnsafeMutablePointer<GtkWidget>
     private(set) var devicePicker: UnsafeMutablePointer<GtkWidget>?
     private(set) var devicePickerLabel: UnsafeMutablePointer<GtkWidget>?
     /// The dialog's toplevel.
@@ -82,10 +117,12 @@ public final class CaptureWindow {
     ///   - autoCaptureAfter: when set, the window captures and uses the photo by itself after this much
     ///     preview, without a countdown (unattended runs).
     ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
+    ///   - documentAutoCapture: take a document photo by itself once the document is ready
+    ///     (``documentAutoCapture``); false leaves it to Capture.
     ///   - onFinish: called with the photo, or with why there is none.
     public init(
         kind: CaptureKind, request: BridgeMessage?, sources: [any FrameSource], initialSource: Int = 0,
-        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3,
+        autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3, documentAutoCapture: Bool = true,
         onFinish: @escaping @MainActor (CaptureOutcome) -> Void
     ) {
         precondition(!sources.isEmpty, "a capture window needs at least one frame source")
@@ -93,6 +130,7 @@ public final class CaptureWindow {
         self.sources = sources
         self.sourceIndex = min(max(0, initialSource), sources.count - 1)
         self.autoCaptureAfter = autoCaptureAfter
+        self.documentAutoCapture = documentAutoCapture
         self.onFinish = onFinish
         self.flow = CaptureFlow(kind: kind, countdownSeconds: selfieCountdown)
         self.guidance = GuidanceMonitor(kind: kind)
@@ -113,6 +151,7 @@ public final class CaptureWindow {
         useButton = gtk_button_new_with_mnemonic(tr("_Use photo"))
         retryButton = gtk_button_new_with_mnemonic(tr("Re_try"))
         cancelButton = gtk_button_new_with_mnemonic(tr("Ca_ncel"))
+        autoCaptureBar = gtk_progress_bar_new()
         buildLayout(request: request)
         describeForAssistiveTechnologies()
         connectSignals()
@@ -159,6 +198,8 @@ public final class CaptureWindow {
         gtk_widget_set_hexpand(preview, 1)
         gtk_widget_set_vexpand(preview, 1)
         gtk_box_pack_start(gtkCast(column), preview, 1, 1, 0)
+        gtk_widget_set_no_show_all(autoCaptureBar, 1)
+        gtk_box_pack_start(gtkCast(column), autoCaptureBar, 0, 0, 0)
 
         // Hint (left, takes the room) and the camera's mode (right, small).
         let infoRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
@@ -204,6 +245,9 @@ public final class CaptureWindow {
         Accessibility.describe(statusLabel, role: ATK_ROLE_STATUSBAR)
         Accessibility.describe(hintLabel, role: ATK_ROLE_STATUSBAR, description: tr("Guidance for the photo"))
         Accessibility.describe(statusIcon, name: tr("Problem"))
+        Accessibility.describe(
+            autoCaptureBar, name: tr("Automatic photo"), role: ATK_ROLE_PROGRESS_BAR,
+            description: tr("Fills while the document is held still in the frame. The photo is taken when it is full."))
         Accessibility.describe(captureButton, description: tr("Takes the photo from the camera picture."))
         Accessibility.describe(retakeButton, description: tr("Discards this photo and goes back to the camera."))
         Accessibility.describe(useButton, description: tr("Sends this photo."))
@@ -303,6 +347,10 @@ public final class CaptureWindow {
     /// Whether the window shows a camera failure and waits for the person to retry or cancel.
     public var isShowingError: Bool { phase == .failed }
 
+    /// Whether the window shows a photo for review (after Capture or auto-capture), waiting for Retake or
+    /// Use photo.
+    public var isReviewingPhoto: Bool { phase == .reviewing }
+
     /// The dialog's `GtkWindow` (for screenshots and tests that talk to the window system).
     public var gtkWindow: UnsafeMutablePointer<GtkWindow> { dialog.gtkWindow }
 
@@ -378,13 +426,80 @@ public final class CaptureWindow {
         renderer.update(with: frame)
         framesShown += 1
         gtk_widget_queue_draw(preview)
-        if case .changed(let advice) = guidance.process(frame) { showHint(advice?.message(for: kind)) }
+        if kind == .document, flow.phase == .live { liveMRZ?.offer(frame) }
+        let analysis = guidance.analyze(frame)
+        if case .changed(let advice) = analysis.update { showHint(advice?.message(for: kind)) }
+        if autoCaptures, flow.phase == .live, let measurement = analysis.measurement {
+            autoCaptureUpdated(
+                autoCapture.process(
+                    guidance.analyzer, measurement: measurement, timestampNanoseconds: frame.timestampNanoseconds,
+                    mrzFound: mrzFound))
+        }
+    }
+
+    private func connectLiveMRZ() {
+        liveMRZ?.onUpdate = { [weak self] update in
+            guard let self else { return }
+            self.mrzFound = update.zoneSeen
+            if case .read = update.verdict {
+                self.liveMRZReadAt = .now
+            } else {
+                self.liveMRZReadAt = nil
+            }
+        }
     }
 
     private var readyText: String {
-        kind == .selfie && flow.usesCountdown
-            ? tr("Ready. Press Capture, then hold still while the countdown runs.")
-            : tr("Ready. Press Capture to take the photo.")
+        if kind == .selfie && flow.usesCountdown {
+            return tr("Ready. Press Capture, then hold still while the countdown runs.")
+        }
+        if autoCaptures {
+            return tr("Ready. Hold the document still inside the frame to take the photo, or press Capture.")
+        }
+        return tr("Ready. Press Capture to take the photo.")
+    }
+
+    // MARK: Document auto-capture
+
+    /// Whether this window takes document photos by itself now.
+    private var autoCaptures: Bool { kind == .document && documentAutoCapture && autoCaptureAfter == nil }
+
+    /// Shows what the readiness tracker decided: the cue filling, taken away (quietly), or the photo taken.
+    private func autoCaptureUpdated(_ update: AutoCaptureTracker.Update) {
+        switch update {
+        case .unchanged:
+            return
+        case .started(let announce):
+            showAutoCaptureCue(0)
+            setStatus(tr("Hold still, taking the photo…"), announce: announce)
+        case .progressed(let fraction):
+            showAutoCaptureCue(fraction)
+        case .lost:
+            showAutoCaptureCue(nil)
+            setStatus(readyText)
+        case .fire:
+            showAutoCaptureCue(nil)
+            perform(flow.documentReady(), automatic: true)
+        }
+    }
+
+    /// The cue: the guide turns green and is traced `fraction` of the way round, and the bar fills; nil
+    /// takes both away.
+    private func showAutoCaptureCue(_ fraction: Double?) {
+        guard fraction != autoCaptureProgress else { return }
+        autoCaptureProgress = fraction
+        renderer.autoCaptureProgress = fraction
+        gtk_progress_bar_set_fraction(gtkCast(autoCaptureBar), fraction ?? 0)
+        gtk_widget_queue_draw(preview)
+    }
+
+    /// Auto-capture was switched on or off, or its timing changed: the count starts again.
+    private func autoCaptureSettingChanged() {
+        autoCapture.reset()
+        showAutoCaptureCue(nil)
+        guard !isClosed else { return }
+        if phase == .live { setStatus(readyText) }
+        render()
     }
 
     private func streamFailed(_ failure: FrameSourceError, generation: Int) {
@@ -398,6 +513,8 @@ public final class CaptureWindow {
     private func restartStream() {
         flow.restarting()
         countdownTask?.cancel()
+        autoCapture.reset()
+        showAutoCaptureCue(nil)
         renderer.clear()
         renderer.stillBadge = nil
         renderer.countdown = nil
@@ -448,6 +565,11 @@ public final class CaptureWindow {
     func retake() {
         guard phase == .reviewing else { return }
         chosen = nil
+        liveMRZ?.reset()
+        liveMRZReadAt = nil
+        mrzFound = false
+        // The same picture is not taken again by itself: the document must change (move, leave) first.
+        autoCapture.reset(waitForChange: true)
         let effect = flow.retake()
         if effect == nil {
             renderer.stillBadge = nil
@@ -498,7 +620,9 @@ public final class CaptureWindow {
     }
 
     /// Carries out what the flow decided.
-    private func perform(_ effect: CaptureFlow.Effect?, cancelReason: String = "User cancelled the capture") {
+    private func perform(
+        _ effect: CaptureFlow.Effect?, cancelReason: String = "User cancelled the capture", automatic: Bool = false
+    ) {
         guard let effect else { return }
         switch effect {
         case .countdownStarted(let remaining):
@@ -522,10 +646,15 @@ public final class CaptureWindow {
             renderer.update(with: latest)
             renderer.stillBadge = tr("Still photo")
             gtk_widget_queue_draw(preview)
-            setStatus(
-                kind == .selfie
-                    ? tr("Photo taken. Check that your face is sharp and fully visible.")
-                    : tr("Photo taken. Check that it is sharp and readable."), announce: true)
+            let taken: String
+            if kind == .selfie {
+                taken = tr("Photo taken. Check that your face is sharp and fully visible.")
+            } else if automatic {
+                taken = tr("Photo taken automatically. Check that it is sharp and readable.")
+            } else {
+                taken = tr("Photo taken. Check that it is sharp and readable.")
+            }
+            setStatus(taken, announce: true)
             render()
         case .encode:
             handOverChosenPhoto()
@@ -584,8 +713,12 @@ public final class CaptureWindow {
         guard let chosen else { return }
         setStatus(tr("Preparing the photo…"), announce: true)
         render()
-        let photo = CapturedPhoto(
+        var photo = CapturedPhoto(
             kind: kind, frame: chosen.frame, earlierFrames: chosen.earlier, device: sources[sourceIndex].name)
+        // A zone the preview read counts only if it was still read a moment before the photo.
+        if let readAt = liveMRZReadAt, ContinuousClock.now - readAt < .milliseconds(1500) {
+            photo.previewMRZ = liveMRZ?.readValue
+        }
         end(with: .photo(photo))
     }
 
@@ -638,6 +771,8 @@ public final class CaptureWindow {
             guidance.reset()
             showHint(nil)
         }
+        if phase != .live { showAutoCaptureCue(nil) }
+        gtk_widget_set_visible(autoCaptureBar, autoCaptures && phase == .live ? 1 : 0)
         let still = flow.showsStill
         if let object = gtk_widget_get_accessible(preview) {
             atk_object_set_role(object, still ? ATK_ROLE_IMAGE : ATK_ROLE_VIDEO)

@@ -17,6 +17,9 @@ public final class PreviewRenderer {
     public var stillBadge: String?
     /// When set, drawn large in the middle of the picture (the selfie countdown).
     public var countdown: Int?
+    /// When set, document auto-capture is counting: the guide turns green and a thick green line traces it
+    /// this share (0...1) of the way round.
+    public var autoCaptureProgress: Double?
 
     /// A renderer with no image yet.
     public init(kind: CaptureKind) {
@@ -157,7 +160,8 @@ public final class PreviewRenderer {
         return layout
     }
 
-    /// The guide: the area outside it is dimmed and its outline drawn in white.
+    /// The guide: the area outside it is dimmed and its outline drawn in white (green, traced round by the
+    /// auto-capture progress, while auto-capture counts).
     private func drawGuide(on cr: OpaquePointer, left: Double, top: Double, width: Double, height: Double) {
         cairo_save(cr)
         cairo_rectangle(cr, left, top, width, height)
@@ -166,9 +170,27 @@ public final class PreviewRenderer {
         cairo_set_source_rgba(cr, 0, 0, 0, 0.45)
         cairo_fill(cr)
         appendGuidePath(cr, left: left, top: top, width: width, height: height)
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
-        cairo_set_line_width(cr, 3)
-        cairo_stroke(cr)
+        if let progress = autoCaptureProgress {
+            cairo_set_source_rgba(cr, 0.2, 0.8, 0.35, 0.95)
+            cairo_set_line_width(cr, 3)
+            cairo_stroke(cr)
+            if progress > 0 {
+                let guide = GuideGeometry(kind: kind, width: width, height: height)
+                let perimeter =
+                    guide.isOval
+                    ? Double.pi * (guide.width + guide.height) / 2
+                    : 2 * (guide.width + guide.height) - 8 * guide.cornerRadius + 2 * Double.pi * guide.cornerRadius
+                var dashes = [perimeter * min(1, progress), perimeter]
+                appendGuidePath(cr, left: left, top: top, width: width, height: height)
+                cairo_set_dash(cr, &dashes, 2, 0)
+                cairo_set_line_width(cr, 8)
+                cairo_stroke(cr)
+            }
+        } else {
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
+            cairo_set_line_width(cr, 3)
+            cairo_stroke(cr)
+        }
         cairo_restore(cr)
     }
 

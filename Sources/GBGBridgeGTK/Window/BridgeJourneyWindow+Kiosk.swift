@@ -173,6 +173,8 @@ extension BridgeJourneyWindow {
     ///    (``KioskWipe/clearAll(_:)``);
     /// 5. the journey is loaded afresh in a new web process.
     ///
+    /// The host also forgets the zone read from the last document capture (``BridgeHost/lastDocumentMRZ``).
+    ///
     /// The back-forward list starts again from the one the first session had before anybody
     /// touched it (WebKitGTK has no call to empty it; a restored session state replaces it).
     public func resetSession(reason: String) async {
@@ -183,6 +185,7 @@ extension BridgeJourneyWindow {
         hideIdleWarning()
         isJourneyInProgress = false
         host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
+        host.forgetDocumentCaptures()
         hideNotice()
         webkit_web_view_terminate_web_process(webView)
         if let context = webContext, let manager = webkit_web_context_get_website_data_manager(context) {

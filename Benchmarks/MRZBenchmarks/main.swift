@@ -1,0 +1,284 @@
+import CTesseract
+import FoundationEssentials
+import Glibc
+import MRZReader
+import MRZScanner
+
+// Reads every image of a generated document set (Benchmarks/mrz/make-mrz-set.py) and reports how
+// many zones were read right from one still, how many a live preview reads within 3 seconds,
+// the time per frame at 720p and 1080p, and how many wrong reads were accepted.
+//
+//   gbgbridge-mrz-bench --set DIR --model Resources/ocr/ocrb.traineddata [--limit N] [--live N] [--verbose]
+
+struct Entry: Decodable {
+    var file: String
+    var format: String
+    var lines: [String]
+    var split: String
+}
+
+struct Options {
+    var set = ""
+    var model = "Resources/ocr/ocrb.traineddata"
+    var limit = Int.max
+    var liveCount = Int.max
+    var verbose = false
+    var failures: String?
+    var crops: String?
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--set": set = iterator.next() ?? ""
+            case "--model": model = iterator.next() ?? model
+            case "--limit": limit = Int(iterator.next() ?? "") ?? limit
+            case "--live": liveCount = Int(iterator.next() ?? "") ?? liveCount
+            case "--verbose": verbose = true
+            case "--failures": failures = iterator.next()
+            case "--crops": crops = iterator.next()
+            default:
+                print(
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE]"
+                )
+                exit(2)
+            }
+        }
+        if set.isEmpty {
+            print("gbgbridge-mrz-bench: --set DIR is needed (make one with Benchmarks/mrz/make-mrz-set.py)")
+            exit(2)
+        }
+    }
+}
+
+/// A file decoded by Leptonica (which libtesseract links), scaled to `size` when given.
+func loadGray(_ path: String, size: (Int, Int)? = nil) -> GrayImage? {
+    var original: UnsafeMutablePointer<PIX>? = pixRead(path)
+    guard let decoded = original else { return nil }
+    defer { pixDestroy(&original) }
+    var gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(decoded, 0)
+    guard var gray8 = gray else { return nil }
+    defer { pixDestroy(&gray) }
+    var scaled: UnsafeMutablePointer<PIX>?
+    if let size, let resized = pixScaleToSize(gray8, Int32(size.0), Int32(size.1)) {
+        scaled = resized
+        gray8 = resized
+    }
+    defer { if scaled != nil { pixDestroy(&scaled) } }
+    let width = Int(pixGetWidth(gray8))
+    let height = Int(pixGetHeight(gray8))
+    let wordsPerLine = Int(pixGetWpl(gray8))
+    guard let data = pixGetData(gray8) else { return nil }
+    var pixels = [UInt8](repeating: 0, count: width * height)
+    UnsafeRawPointer(data).withMemoryRebound(to: UInt8.self, capacity: wordsPerLine * 4 * height) { bytes in
+        for y in 0..<height {
+            for x in 0..<width { pixels[y * width + x] = bytes[y * wordsPerLine * 4 + (x ^ 3)] }
+        }
+    }
+    return try? GrayImage(width: width, height: height, pixels: pixels)
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// A frame as a camera would give it a moment later: fresh sensor noise, moved by up to a pixel.
+func jittered(_ image: GrayImage, seed: UInt64) -> GrayImage {
+    var state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    func next() -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(truncatingIfNeeded: state >> 33)
+    }
+    let shiftX = next() % 3 - 1
+    let shiftY = next() % 3 - 1
+    var pixels = image.pixels
+    let width = image.width
+    let height = image.height
+    image.pixels.withUnsafeBufferPointer { source in
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let sy = min(max(y + shiftY, 0), height - 1)
+                for x in 0..<width {
+                    let sx = min(max(x + shiftX, 0), width - 1)
+                    let noise = (next() & 15) - 7
+                    out[y * width + x] = UInt8(min(255, max(0, Int(source[sy * width + sx]) + noise)))
+                }
+            }
+        }
+    }
+    return (try? GrayImage(width: width, height: height, pixels: pixels)) ?? image
+}
+
+/// `value` with `digits` decimals.
+func fixed(_ value: Double, _ digits: Int = 1) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    var text = "\(rounded)"
+    if let dot = text.firstIndex(of: ".") {
+        let decimals = text.distance(from: dot, to: text.endIndex) - 1
+        if digits == 0 {
+            text = String(text[..<dot])
+        } else if decimals < digits {
+            text += String(repeating: "0", count: digits - decimals)
+        }
+    }
+    return text
+}
+
+func percentile(_ values: [Double], _ share: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * share))]
+}
+
+let options = Options(CommandLine.arguments)
+let manifestPath = options.set + "/manifest.json"
+guard let manifestData = FileManager.default.contents(atPath: manifestPath),
+    let entries = try? JSONDecoder().decode([Entry].self, from: manifestData)
+else {
+    print("gbgbridge-mrz-bench: cannot read \(manifestPath)")
+    exit(1)
+}
+let scanner: MRZScanner
+do { scanner = try MRZScanner(modelPath: options.model) } catch {
+    print("gbgbridge-mrz-bench: \(error)")
+    exit(1)
+}
+
+struct Tally {
+    var images = 0
+    var read = 0
+    var wrong = 0
+    var liveTried = 0
+    var liveRead = 0
+    var liveWrong = 0
+    var liveSeconds: [Double] = []
+}
+var tallies: [String: Tally] = [:]
+var stillTimes: [String: [Double]] = [:]
+var frameTimes: [String: [Double]] = [:]
+var failureLines: [String] = []
+let clock = ContinuousClock()
+
+for (index, entry) in entries.prefix(options.limit).enumerated() {
+    let path = options.set + "/" + entry.file
+    guard let full = loadGray(path) else {
+        print("cannot read \(path)")
+        continue
+    }
+    let group = "\(entry.split)"
+    var tally = tallies[group, default: Tally()]
+    tally.images += 1
+
+    var scan: MRZScan?
+    var cropNumber = 0
+    if let folder = options.crops {
+        scanner.onCrop = { crop, lines in
+            cropNumber += 1
+            let name = "\(folder)/\(entry.file.split(separator: "/").last!)-\(cropNumber).pgm"
+            var bytes = Array("P5 \(crop.width) \(crop.height) 255\n".utf8)
+            bytes += crop.pixels
+            _ = FileManager.default.createFile(atPath: name, contents: Data(bytes))
+            print("  crop \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
+        }
+    }
+    let stillTime = clock.measure { scan = scanner.scan(full, effort: .still) }
+    stillTimes["1080p", default: []].append(milliseconds(stillTime))
+    let reading = scan!.reading
+    let correct = reading.isValid && reading.lines == entry.lines
+    if reading.isValid && !correct { tally.wrong += 1 }
+    if correct { tally.read += 1 }
+    if !correct {
+        failureLines.append(
+            "\(entry.file) \(entry.split) \(entry.format) candidates=\(scan!.candidateCount) "
+                + "valid=\(reading.isValid) problems=\(reading.problems) lines=\(reading.lines)")
+    }
+    if options.verbose {
+        print(
+            "\(entry.file) \(entry.split) \(entry.format) \(correct ? "read" : reading.isValid ? "WRONG" : "no") "
+                + "\(fixed(milliseconds(stillTime), 0)) ms, \(scan!.candidateCount) candidates, \(scan!.attempts) crops"
+        )
+    }
+
+    if index < options.liveCount {
+        // A live preview: frames at 30 per second, each analysed when the one before is done;
+        // the voter decides. The clock counts the analysis time, at least one frame interval each.
+        var voter = MRZVoter()
+        var elapsed = 0.0
+        var frame = 0
+        var outcome: MRZReading?
+        tally.liveTried += 1
+        while elapsed < 3.0 {
+            let image = jittered(full, seed: UInt64(index * 1000 + frame))
+            var frameScan: MRZScan?
+            let took = clock.measure { frameScan = scanner.scan(image, effort: .live(frame: frame)) }
+            frameTimes["1080p", default: []].append(milliseconds(took))
+            elapsed += max(milliseconds(took) / 1000, 1.0 / 30)
+            frame += 1
+            if case .read(let reading) = voter.feed(frameScan!.reading) {
+                outcome = reading
+                break
+            }
+        }
+        if let outcome {
+            if outcome.lines == entry.lines {
+                tally.liveRead += 1
+                tally.liveSeconds.append(elapsed)
+            } else {
+                tally.liveWrong += 1
+            }
+        }
+        // The same frame at 720p, timed only.
+        if let small = loadGray(path, size: (1280, 720)) {
+            let took = clock.measure { _ = scanner.scan(small, effort: .live(frame: 0)) }
+            frameTimes["720p", default: []].append(milliseconds(took))
+        }
+    }
+    tallies[group] = tally
+}
+
+func share(_ part: Int, _ whole: Int) -> String {
+    whole == 0 ? "-" : "\(fixed(100 * Double(part) / Double(whole))) %"
+}
+
+print("MRZ reading, \(entries.prefix(options.limit).count) images from \(options.set)")
+print(
+    "| split | images | read from one still | wrong reads accepted | read live within 3 s | live wrong | median s to live read |"
+)
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+var total = Tally()
+for group in ["good", "hard"] {
+    guard let tally = tallies[group] else { continue }
+    total.images += tally.images
+    total.read += tally.read
+    total.wrong += tally.wrong
+    total.liveTried += tally.liveTried
+    total.liveRead += tally.liveRead
+    total.liveWrong += tally.liveWrong
+    total.liveSeconds += tally.liveSeconds
+    print(
+        "| \(group) | \(tally.images) | \(tally.read) (\(share(tally.read, tally.images))) | \(tally.wrong) | "
+            + "\(tally.liveRead) of \(tally.liveTried) (\(share(tally.liveRead, tally.liveTried))) | \(tally.liveWrong) | "
+            + "\(fixed(percentile(tally.liveSeconds, 0.5), 2)) |")
+}
+print(
+    "| all | \(total.images) | \(total.read) (\(share(total.read, total.images))) | \(total.wrong) | "
+        + "\(total.liveRead) of \(total.liveTried) (\(share(total.liveRead, total.liveTried))) | \(total.liveWrong) | "
+        + "\(fixed(percentile(total.liveSeconds, 0.5), 2)) |")
+print("")
+print("| time per image | median ms | p95 ms | max ms |")
+print("| --- | ---: | ---: | ---: |")
+let timings: [(String, [Double])] = [
+    ("live frame, 720p", frameTimes["720p"] ?? []), ("live frame, 1080p", frameTimes["1080p"] ?? []),
+    ("still, 1080p (all tries)", stillTimes["1080p"] ?? []),
+]
+for (name, values) in timings {
+    let median = fixed(percentile(values, 0.5))
+    let high = fixed(percentile(values, 0.95))
+    let most = fixed(values.max() ?? 0)
+    print("| \(name) | \(median) | \(high) | \(most) |")
+}
+if let failures = options.failures {
+    _ = FileManager.default.createFile(atPath: failures, contents: Data(failureLines.joined(separator: "\n").utf8))
+}

@@ -1,0 +1,148 @@
+import Glibc
+
+/// Cuts a candidate zone out of a photo, upright and at the glyph size the OCR model reads best.
+enum ZoneCrop {
+    /// The glyph height the crop is scaled to, in pixels (the OCR-B model was trained at 20 to 44
+    /// pixels to the em; a capital is about 0.7 em).
+    static let targetGlyphHeight = 26.0
+    /// The widest crop, in pixels.
+    static let maximumWidth = 2600
+
+    /// How the crop's brightness is prepared for the OCR engine.
+    enum Variant: CaseIterable {
+        /// Stretched between its darkest and brightest percentiles.
+        case stretched
+        /// Divided by a blurred copy of itself (evens out glare, shadows and vignetting), then stretched.
+        case flattened
+        /// As ``stretched``, turned half a turn (a document held upside down).
+        case upsideDown
+    }
+
+    /// The zone, upright, scaled and prepared; nil when it would be empty.
+    static func cut(_ zone: MRZZoneCandidate, from image: GrayImage, variant: Variant) -> GrayImage? {
+        let scale = targetGlyphHeight / max(zone.glyphHeight, 1)
+        var width = Int((zone.length * scale).rounded())
+        var outScale = scale
+        if width > maximumWidth {
+            outScale = scale * Double(maximumWidth) / Double(width)
+            width = maximumWidth
+        }
+        let height = Int((zone.breadth * outScale).rounded())
+        guard width >= 16, height >= 8 else { return nil }
+        let flip = variant == .upsideDown
+        let angle = zone.angle + (flip ? Double.pi : 0)
+        let dx = cos(angle) / outScale
+        let dy = sin(angle) / outScale
+        var out = GrayImage(width: width, height: height, filling: 255)
+        image.pixels.withUnsafeBufferPointer { source in
+            out.pixels.withUnsafeMutableBufferPointer { target in
+                let halfWidth = Double(width) / 2
+                let halfHeight = Double(height) / 2
+                for v in 0..<height {
+                    let across = Double(v) + 0.5 - halfHeight
+                    let rowX = zone.centreX - dy * across
+                    let rowY = zone.centreY + dx * across
+                    for u in 0..<width {
+                        let along = Double(u) + 0.5 - halfWidth
+                        let value = image.sample(rowX + dx * along, rowY + dy * along, source)
+                        target[v * width + u] = UInt8(min(255, max(0, value.rounded())))
+                    }
+                }
+            }
+        }
+        if variant == .flattened { flatten(&out, radius: Int(targetGlyphHeight * 2)) }
+        stretch(&out)
+        return out
+    }
+
+    /// Maps the 1st percentile to black and the 95th to white.
+    static func stretch(_ image: inout GrayImage) {
+        var histogram = [Int](repeating: 0, count: 256)
+        for value in image.pixels { histogram[Int(value)] += 1 }
+        let total = image.pixels.count
+        func percentile(_ share: Double) -> Int {
+            let wanted = Int(Double(total) * share)
+            var seen = 0
+            for value in 0..<256 {
+                seen += histogram[value]
+                if seen > wanted { return value }
+            }
+            return 255
+        }
+        let low = percentile(0.01)
+        let high = percentile(0.95)
+        guard high - low >= 8 else { return }
+        var table = [UInt8](repeating: 0, count: 256)
+        for value in 0..<256 {
+            let mapped = (value - low) * 255 / (high - low)
+            table[value] = UInt8(min(255, max(0, mapped)))
+        }
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for index in pixels.indices { pixels[index] = table[Int(pixels[index])] }
+        }
+    }
+
+    /// Divides each pixel by the brightness of its neighbourhood (a box mean of side 2 x `radius` + 1
+    /// over the image with dark ink lifted), so paper reads as paper under glare and in shadow.
+    static func flatten(_ image: inout GrayImage, radius: Int) {
+        let width = image.width
+        let height = image.height
+        // Lift the ink first (a horizontal then vertical maximum over a glyph's width) so the
+        // background estimate follows the paper, not the characters.
+        let lift = max(2, Int(targetGlyphHeight * 0.6))
+        let paper = boxMean(
+            maximum(image.pixels, width: width, height: height, radius: lift), width: width, height: height,
+            radius: radius)
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for index in pixels.indices {
+                let background = max(Int(paper[index]), 1)
+                pixels[index] = UInt8(min(255, Int(pixels[index]) * 230 / background))
+            }
+        }
+    }
+
+    static func maximum(_ pixels: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
+        var rows = pixels
+        for y in 0..<height {
+            for x in 0..<width {
+                var best: UInt8 = 0
+                for dx in max(0, x - radius)...min(width - 1, x + radius) { best = max(best, pixels[y * width + dx]) }
+                rows[y * width + x] = best
+            }
+        }
+        var out = rows
+        for y in 0..<height {
+            for x in 0..<width {
+                var best: UInt8 = 0
+                for dy in max(0, y - radius)...min(height - 1, y + radius) { best = max(best, rows[dy * width + x]) }
+                out[y * width + x] = best
+            }
+        }
+        return out
+    }
+
+    static func boxMean(_ pixels: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
+        var integral = [Int](repeating: 0, count: (width + 1) * (height + 1))
+        for y in 0..<height {
+            var rowSum = 0
+            for x in 0..<width {
+                rowSum += Int(pixels[y * width + x])
+                integral[(y + 1) * (width + 1) + x + 1] = integral[y * (width + 1) + x + 1] + rowSum
+            }
+        }
+        var out = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let top = max(0, y - radius)
+            let bottom = min(height, y + radius + 1)
+            for x in 0..<width {
+                let left = max(0, x - radius)
+                let right = min(width, x + radius + 1)
+                let sum =
+                    integral[bottom * (width + 1) + right] - integral[top * (width + 1) + right]
+                    - integral[bottom * (width + 1) + left] + integral[top * (width + 1) + left]
+                out[y * width + x] = UInt8(sum / ((bottom - top) * (right - left)))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,197 @@
+import CTesseract
+import GBGBridge
+import Glibc
+import MRZReader
+import OCREngine
+import Testing
+
+@testable import MRZScanner
+
+/// The repository's top folder, from this file's path.
+private let repository: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+private let modelPath = repository + "/Resources/ocr/ocrb.traineddata"
+private let modelBuilt = access(modelPath, R_OK) == 0
+/// A clean TD3 zone (the ICAO specimen) rendered in OCR-B, 936 x 144 pixels.
+private let zoneFixture = repository + "/Tests/OCREngineTests/Fixtures/td3-clean.png"
+private let specimen = [
+    "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+    "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
+]
+
+/// An image file decoded by Leptonica, as gray.
+private func load(_ path: String) throws -> GrayImage {
+    var original: UnsafeMutablePointer<PIX>? = pixRead(path)
+    defer { pixDestroy(&original) }
+    var gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(try #require(original, "cannot read \(path)"), 0)
+    defer { pixDestroy(&gray) }
+    let gray8 = try #require(gray)
+    let width = Int(pixGetWidth(gray8))
+    let height = Int(pixGetHeight(gray8))
+    let wordsPerLine = Int(pixGetWpl(gray8))
+    let data = try #require(pixGetData(gray8))
+    var pixels = [UInt8](repeating: 0, count: width * height)
+    UnsafeRawPointer(data).withMemoryRebound(to: UInt8.self, capacity: wordsPerLine * 4 * height) { bytes in
+        for y in 0..<height {
+            for x in 0..<width { pixels[y * width + x] = bytes[y * wordsPerLine * 4 + (x ^ 3)] }
+        }
+    }
+    return try GrayImage(width: width, height: height, pixels: pixels)
+}
+
+/// A 1280 x 720 "photo": a dark textured desk, a pale card with lines of other text, and `zone`
+/// near the card's foot, turned by `degrees` about the card's centre.
+private func photo(with zone: GrayImage, degrees: Double = 0, scale: Double = 0.8) throws -> GrayImage {
+    let width = 1280
+    let height = 720
+    var pixels = [UInt8](repeating: 0, count: width * height)
+    var seed: UInt32 = 7
+    for index in pixels.indices {
+        seed = seed &* 1_103_515_245 &+ 12345
+        pixels[index] = UInt8(60 + Int((seed >> 16) % 40))
+    }
+    let angle = degrees * .pi / 180
+    let cardWidth = Double(zone.width) * scale + 80
+    let cardHeight = cardWidth * 88 / 125
+    let centreX = 640.0
+    let centreY = 360.0
+    for y in 0..<height {
+        for x in 0..<width {
+            // Into the card's frame: turn back by the angle about the centre.
+            let dx = Double(x) - centreX
+            let dy = Double(y) - centreY
+            let u = dx * cos(angle) + dy * sin(angle) + cardWidth / 2
+            let v = -dx * sin(angle) + dy * cos(angle) + cardHeight / 2
+            guard u >= 0, u < cardWidth, v >= 0, v < cardHeight else { continue }
+            var value = 215.0
+            // Short lines of "text" in the upper half.
+            let row = Int(v) / 22
+            if v < cardHeight * 0.5, Int(v) % 22 < 9, row >= 1, u > 40, u < 40 + Double(row * 37 % 300 + 60),
+                Int(u) % 9 < 5
+            {
+                value = 50
+            }
+            let zoneU = (u - 40) / scale
+            let zoneV = (v - (cardHeight - Double(zone.height) * scale - 20)) / scale
+            if zoneU >= 0, zoneU < Double(zone.width - 1), zoneV >= 0, zoneV < Double(zone.height - 1) {
+                value = min(value, Double(zone.pixels[Int(zoneV) * zone.width + Int(zoneU)]))
+            }
+            pixels[y * width + x] = UInt8(value)
+        }
+    }
+    return try GrayImage(width: width, height: height, pixels: pixels)
+}
+
+@Suite("Reading the zone from photos")
+struct MRZScannerTests {
+    @Test("the zone is found where it is, with its direction, among other lines of text")
+    func locatesTheZone() throws {
+        let zone = try load(zoneFixture)
+        for degrees in [0.0, 7.0, -12.0] {
+            let image = try photo(with: zone, degrees: degrees)
+            let best = try #require(MRZLocator.locate(in: image).first)
+            #expect(best.lineCount == 2)
+            #expect(abs(best.angle * 180 / .pi - degrees) < 2, "angle \(best.angle * 180 / .pi) for \(degrees)")
+            #expect(best.length > Double(zone.width) * 0.8 * 0.8)
+        }
+    }
+
+    @Test("nothing like a zone in noise, in a blank picture, or in a tiny one")
+    func nothingWhereThereIsNoZone() throws {
+        var seed: UInt32 = 3
+        var noise = [UInt8](repeating: 0, count: 640 * 480)
+        for index in noise.indices {
+            seed = seed &* 1_103_515_245 &+ 12345
+            noise[index] = UInt8((seed >> 16) & 0xFF)
+        }
+        for image in [
+            try GrayImage(width: 640, height: 480, pixels: noise),
+            GrayImage(width: 640, height: 480, filling: 200), GrayImage(width: 3, height: 2, filling: 0),
+        ] {
+            #expect(MRZLocator.locate(in: image).allSatisfy { $0.lineCount < 2 })
+        }
+    }
+
+    @Test("a photo's zone reads as the specimen, upright and turned", .enabled(if: modelBuilt))
+    func readsPhotos() throws {
+        let zone = try load(zoneFixture)
+        let scanner = try MRZScanner(modelPath: modelPath)
+        for degrees in [0.0, 9.0, -6.0] {
+            let scan = scanner.scan(try photo(with: zone, degrees: degrees))
+            #expect(scan.reading.isValid, "\(degrees)°: \(scan.reading.problems)")
+            #expect(scan.reading.lines == specimen)
+        }
+    }
+
+    @Test("a forged zone (one digit of the birth date printed over) is never read", .enabled(if: modelBuilt))
+    func forgedZoneIsNotRead() throws {
+        var zone = try load(zoneFixture)
+        // Print the "1" of 740812 (line 2, column 17) over the "2" next to it: 740811, whose check
+        // digit is not the 2 printed.
+        let engine = try OCREngine(modelPath: modelPath)
+        let lines = try engine.recognizeLines(pixels: zone.pixels, width: zone.width, height: zone.height)
+        let line = try #require(lines.last)
+        try #require(line.symbols.count == 44)
+        let one = line.symbols[17]
+        let two = line.symbols[18]
+        let width = max(one.width, two.width) + 2
+        for y in line.y..<(line.y + line.height) {
+            for dx in 0..<width {
+                zone.pixels[y * zone.width + two.x - 1 + dx] = zone.pixels[y * zone.width + one.x - 1 + dx]
+            }
+        }
+        let scan = try MRZScanner(modelPath: modelPath).scan(try photo(with: zone))
+        #expect(!scan.reading.isValid)
+        let value = scan.reading.bridgeValue(source: "photo")
+        guard case .object(let members) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members["status"] != .string("read"))
+        #expect(members["lines"] == nil && members["fields"] == nil && members["text"] == nil)
+    }
+
+    @Test("the answer's mrz member: fields for a valid zone, nothing of an invalid one")
+    func bridgeValues() throws {
+        let read = MRZText.read(lines: specimen).bridgeValue(source: "preview")
+        guard case .object(let members) = read, case .object(let fields)? = members["fields"] else {
+            Issue.record("no fields")
+            return
+        }
+        #expect(members["status"] == .string("read"))
+        #expect(members["format"] == .string("TD3"))
+        #expect(members["source"] == .string("preview"))
+        #expect(members["text"] == .string(specimen.joined(separator: "\n")))
+        #expect(fields["documentNumber"] == .string("L898902C3"))
+        #expect(fields["surname"] == .string("ERIKSSON"))
+        #expect(fields["givenNames"] == .string("ANNA MARIA"))
+        #expect(fields["dateOfBirth"] == .string("740812"))
+        let unchecked = ["documentCode", "issuingState", "surname", "givenNames", "sex", "nationality"]
+        guard case .array(let listed)? = members["uncheckedFields"] else {
+            Issue.record("no uncheckedFields")
+            return
+        }
+        #expect(Set(listed) == Set(unchecked.map(JSONValue.string)))
+        let broken = [specimen[0], "L898902C36UTO7408132F1204159ZE184226B<<<<<10"]
+        guard case .object(let unverified) = MRZText.read(lines: broken).bridgeValue(source: "photo") else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(unverified["status"] == .string("unverified"))
+        #expect(Set(unverified.keys) == ["status", "problem"])
+        #expect(MRZText.read(lines: ["hello"]).bridgeValue(source: "photo") == .object(["status": .string("notFound")]))
+    }
+
+    @Test("images are bounded before any work")
+    func bounds() {
+        #expect(throws: GrayImage.GeometryError.self) { try GrayImage(width: 9000, height: 10, pixels: []) }
+        #expect(throws: GrayImage.GeometryError.self) { try GrayImage(width: 10, height: 10, pixels: [1, 2]) }
+        #expect(throws: GrayImage.GeometryError.self) { try GrayImage(width: 0, height: 10, pixels: []) }
+        let huge = GrayImage(width: 8000, height: 4000, filling: 128)
+        #expect(MRZLocator.locate(in: huge).isEmpty)
+    }
+}
