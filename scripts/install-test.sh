@@ -158,11 +158,13 @@ phase_done "apt-get install (with dependencies)"
 
 # 4. Run the installed shell headless on the demo journey.
 fixtures=Tests/ShellTests/Fixtures
-for image in document.png selfie.jpg; do
+for image in document-mrz-td3.png selfie.jpg; do
     [ -f "$fixtures/$image" ] || fail "missing test image $fixtures/$image"
 done
 install -d -m 0755 "$root/tmp/journey"
-install -m 0644 "$fixtures/document.png" "$fixtures/selfie.jpg" "$root/tmp/journey/"
+# A data page whose machine-readable zone the installed OCR model must read.
+install -m 0644 "$fixtures/document-mrz-td3.png" "$root/tmp/journey/document.png"
+install -m 0644 "$fixtures/selfie.jpg" "$root/tmp/journey/"
 in_root useradd --create-home --shell /bin/sh journey
 chown "$(in_root id -u journey):$(in_root id -g journey)" "$root/tmp/journey"
 
@@ -189,6 +191,8 @@ head -c 1 "$logs/shell-stdout.txt" | grep -q '{' \
 grep -q '"outcome":"completed"' "$logs/shell-stdout.txt" \
     || fail "the demo journey did not report outcome completed: $(head -c 300 "$logs/shell-stdout.txt")"
 say "journey finished: $(head -c 300 "$logs/shell-stdout.txt")"
+grep -q '"mrz":"read"' "$logs/shell-stdout.txt" \
+    || fail "the installed shell did not read the data page's machine-readable zone: $(head -c 600 "$logs/shell-stdout.txt")"
 # The screenshot shows the finished page: window-sized, and a blank spot of the finish card
 # full white (a first run's stalled renderer once left the cards greyed mid-fade).
 screenshot_size=$(convert "$logs/screenshot.png" -format '%wx%h' info: 2>&1) \

@@ -63,6 +63,7 @@ stage "kiosk and privacy: nothing leaves a kiosk or reaches the disk, nothing of
 # server). Their stages wait for them; a failed background build is simply redone there.
 mkdir -p .build
 (
+    nice -n 19 swift build -c release --product gbgbridge-mrz-bench
     nice -n 19 scripts/tsan.sh --build-only
     [ $skip_install_test = 1 ] || nice -n 19 packaging/build-deb.sh --build-only
 ) >.build/background-builds.log 2>&1 &
@@ -73,6 +74,8 @@ stage "unit and WebKitGTK transport tests (Xvfb)" \
 stage "capture and chip-reading window tests: real GTK windows, one at a time (Xvfb)" \
     xvfb swift test --skip-build --no-parallel --filter GBGBridgeCaptureTests --filter NFCReadWindowTests
 stage "nfc.read end to end: a virtual passport behind a private pcscd" scripts/nfc-test.sh --no-build
+stage "MRZ benchmark: 520 generated document photos read as stills, 40 as a live preview (docs/mrz.md)" \
+    scripts/mrz-bench.sh
 stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
 stage "capture dialog and chip-reading window: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds

@@ -51,6 +51,18 @@ extension MRZReading {
     }
 }
 
+extension MRZScan {
+    /// The answer's `mrz` member for this scan: as ``MRZReading/bridgeValue(source:)``, but
+    /// `unverified` for a reading no second crop confirmed.
+    public func bridgeValue(source: String) -> JSONValue {
+        guard reading.isValid, !isConfirmed else { return reading.bridgeValue(source: source) }
+        return .object([
+            "status": .string("unverified"),
+            "problem": .string("read once, and not confirmed by a second reading"),
+        ])
+    }
+}
+
 extension MRZField {
     /// The field's names in bridge answers (those `nfc.read` uses for DG1): the names are
     /// `surname` and `givenNames`.

@@ -10,12 +10,24 @@ public struct OCRSymbol: Sendable, Equatable {
     /// Its left edge and width in the image, in pixels.
     public var x: Int
     public var width: Int
+    /// The other characters the classifier considered, with their confidences, best first.
+    public var alternatives: [(character: Character, confidence: Float)]
 
-    public init(character: Character, confidence: Float, x: Int, width: Int) {
+    public init(
+        character: Character, confidence: Float, x: Int, width: Int,
+        alternatives: [(character: Character, confidence: Float)] = []
+    ) {
         self.character = character
         self.confidence = confidence
         self.x = x
         self.width = width
+        self.alternatives = alternatives
+    }
+
+    public static func == (a: OCRSymbol, b: OCRSymbol) -> Bool {
+        a.character == b.character && a.confidence == b.confidence && a.x == b.x && a.width == b.width
+            && a.alternatives.map(\.character) == b.alternatives.map(\.character)
+            && a.alternatives.map(\.confidence) == b.alternatives.map(\.confidence)
     }
 }
 
@@ -131,6 +143,13 @@ public final class OCREngine {
         // A fresh start for every image: what the adaptive classifier learnt from one document
         // must not change how the next one reads.
         TessBaseAPISetVariable(api, "classify_enable_learning", "0")
+        // The associator joins neighbouring blobs when the pair looks like one wide letter; on the
+        // evenly spaced characters of a zone, blurred so that "31" resembles "H", that only ever
+        // merges two characters into a wrong one.
+        TessBaseAPISetVariable(api, "wordrec_enable_assoc", "0")
+        // Specks of sensor noise beside a line throw off the baseline the legacy classifier
+        // normalises each character by, and the whole line reads as nonsense: remove them first.
+        TessBaseAPISetVariable(api, "textord_heavy_nr", "1")
         TessBaseAPISetPageSegMode(api, PSM_SINGLE_BLOCK)
         self.api = api
         self.modelPath = modelPath
@@ -200,9 +219,21 @@ public final class OCREngine {
             var bottom: Int32 = 0
             _ = TessPageIteratorBoundingBox(page, RIL_SYMBOL, &left, &top, &right, &bottom)
             let confidence = TessResultIteratorConfidence(iterator, RIL_SYMBOL)
+            var alternatives: [(character: Character, confidence: Float)] = []
+            if let choices = TessResultIteratorGetChoiceIterator(iterator) {
+                repeat {
+                    guard let choice = TessChoiceIteratorGetUTF8Text(choices),
+                        let character = String(cString: choice).first, String(character) != text
+                    else { continue }
+                    alternatives.append((character, TessChoiceIteratorConfidence(choices)))
+                } while TessChoiceIteratorNext(choices) != 0 && alternatives.count < 4
+                TessChoiceIteratorDelete(choices)
+            }
             for character in text {
                 current?.symbols.append(
-                    OCRSymbol(character: character, confidence: confidence, x: Int(left), width: Int(right - left)))
+                    OCRSymbol(
+                        character: character, confidence: confidence, x: Int(left), width: Int(right - left),
+                        alternatives: alternatives))
             }
         } while TessResultIteratorNext(iterator, RIL_SYMBOL) != 0
         close()

@@ -122,8 +122,10 @@ struct MRZScannerTests {
         let scanner = try MRZScanner(modelPath: modelPath)
         for degrees in [0.0, 9.0, -6.0] {
             let scan = scanner.scan(try photo(with: zone, degrees: degrees))
-            #expect(scan.reading.isValid, "\(degrees)°: \(scan.reading.problems)")
+            #expect(scan.reading.isValid && scan.isConfirmed, "\(degrees)°: \(scan.reading.problems)")
             #expect(scan.reading.lines == specimen)
+            guard case .object(let members) = scan.bridgeValue(source: "photo") else { continue }
+            #expect(members["status"] == .string("read"))
         }
     }
 
@@ -145,8 +147,8 @@ struct MRZScannerTests {
             }
         }
         let scan = try MRZScanner(modelPath: modelPath).scan(try photo(with: zone))
-        #expect(!scan.reading.isValid)
-        let value = scan.reading.bridgeValue(source: "photo")
+        #expect(!(scan.reading.isValid && scan.isConfirmed))
+        let value = scan.bridgeValue(source: "photo")
         guard case .object(let members) = value else {
             Issue.record("not an object")
             return

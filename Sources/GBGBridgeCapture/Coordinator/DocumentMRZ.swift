@@ -39,7 +39,7 @@ public enum DocumentMRZ {
         do { scanner = try MRZScanner(modelPath: setup.modelPath) } catch {
             return .object(["status": .string("unavailable"), "problem": .string(error.description)])
         }
-        return scanner.scan(image, effort: .still).reading.bridgeValue(source: "photo")
+        return scanner.scan(image, effort: .still).bridgeValue(source: "photo")
     }
 
     /// The `mrz` member for a camera frame.

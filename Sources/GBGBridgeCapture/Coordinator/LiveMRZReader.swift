@@ -83,7 +83,7 @@ public final class LiveMRZReader {
                 return Update(verdict: voter.verdict, zoneSeen: false)
             }
             let scan = scanner.scan(image, effort: .live(frame: frameNumber))
-            let verdict = voter.feed(scan.reading)
+            let verdict = voter.feed(scan.vote)
             return Update(verdict: verdict, zoneSeen: (scan.zone?.lineCount ?? 0) >= 2 || scan.reading.format != nil)
         }
 

@@ -1,0 +1,51 @@
+import MRZReader
+import OCREngine
+
+/// Weighs the engine's second thoughts. Check digits cannot tell `O` from `0` in two places whose
+/// weights add up to ten, `S` from `8`, `Q` from `G`, or any letter of a name from another; the
+/// classifier's doubt can. Every character the classifier nearly read otherwise (an alternative
+/// within ``margin`` of its confidence) is tried in its place, alone and with one other: the zone
+/// is trusted only when exactly one of all those readings is a valid zone. That one may be a
+/// reading with an alternative in it (a `3` the engine took for a `5`, which the check digits
+/// then confirm), never a guess outside what the engine saw.
+enum AmbiguityCheck {
+    /// How close (in the engine's confidence, 0 to 100) an alternative must come to count as doubt.
+    static let margin: Float = 5
+    /// The most doubtful characters looked at; more and nothing is trusted.
+    static let maximumDoubts = 14
+
+    /// The one valid zone the doubtful characters of `lines` allow, or nil (none, or several).
+    static func resolve(_ lines: [OCRLine]) -> MRZReading? {
+        let raw = lines.map { $0.symbols.map(\.character) }
+        var doubts: [(line: Int, column: Int, character: Character)] = []
+        for (row, line) in lines.enumerated() where line.symbols.count >= 20 {
+            for (column, symbol) in line.symbols.enumerated() {
+                for alternative in symbol.alternatives
+                where alternative.confidence >= symbol.confidence - margin
+                    && OCREngine.mrzAlphabet.contains(alternative.character)
+                {
+                    doubts.append((row, column, alternative.character))
+                }
+            }
+        }
+        guard doubts.count <= maximumDoubts else { return nil }
+        var found: MRZReading?
+        func consider(_ changes: [(line: Int, column: Int, character: Character)]) -> Bool {
+            var changed = raw
+            for change in changes { changed[change.line][change.column] = change.character }
+            let reading = MRZText.read(lines: changed.map { String($0) })
+            guard reading.isValid else { return true }
+            if let found, found.lines != reading.lines { return false }
+            if found == nil { found = reading }
+            return true
+        }
+        guard consider([]) else { return nil }
+        for (index, first) in doubts.enumerated() {
+            guard consider([first]) else { return nil }
+            for second in doubts[(index + 1)...] where second.line != first.line || second.column != first.column {
+                guard consider([first, second]) else { return nil }
+            }
+        }
+        return found
+    }
+}
