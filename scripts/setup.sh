@@ -29,7 +29,7 @@ packages=(
     "${OCR_MODEL_PACKAGES[@]}" tesseract-ocr-eng
 )
 ensure_packages setup "${packages[@]}"
-# Built here, not tracked: about 10 seconds, and nothing to do when it is up to date.
+# Built here, not tracked: about 30 seconds, and nothing to do when it is up to date.
 "$(dirname "$0")/build-ocrb-model.sh"
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -244,7 +244,7 @@ func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgre
 @MainActor
 func benchmarkWindow(
     width: Int, height: Int, kind: CaptureKind, card: SyntheticFrameSource.CardPlacement = .inGuide,
-    autoCapture: Bool = false
+    autoCapture: Bool = false, liveMRZ: Bool = false
 ) async throws {
     var generated = 0
     let generationStart = clocks()
@@ -258,6 +258,7 @@ func benchmarkWindow(
     let window = CaptureWindow(
         kind: kind, request: nil, sources: [source], documentAutoCapture: autoCapture
     ) { _ in }
+    if liveMRZ { window.liveMRZ = LiveMRZReader(setup: MRZReadingSetup(modelPath: "Resources/ocr/ocrb.traineddata")) }
     try await window.present()
     while window.framesShown < 15 { try await Task.sleep(for: .milliseconds(20)) }
     let shownBefore = window.framesShown
@@ -267,7 +268,11 @@ func benchmarkWindow(
     let shown = window.framesShown - shownBefore
     window.close()
     let perFrame = (end.cpu - start.cpu) / Double(shown)
-    let variant = card == .inGuide && !autoCapture ? "" : " (\(card) card, auto-capture \(autoCapture ? "on" : "off"))"
+    var variant = card == .inGuide && !autoCapture ? "" : " (\(card) card, auto-capture \(autoCapture ? "on" : "off"))"
+    if let reader = window.liveMRZ {
+        variant +=
+            " with the live MRZ reader (\(reader.analysedFrames) frames read, \(reader.skippedFrames) skipped while busy)"
+    }
     print(
         "window  \(kind == .document ? "document" : "selfie  ") \(width)x\(height)\(variant) at 30 fps: \(format(perFrame)) ms CPU/frame in total, "
             + "of which frame generation \(format(generationCPU)) ms -> conversion + display \(format(perFrame - generationCPU)) ms; "
@@ -342,6 +347,8 @@ Task { @MainActor in
                 try await benchmarkWindow(
                     width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: autoCapture)
             }
+            try await benchmarkWindow(
+                width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: true, liveMRZ: true)
             try await benchmarkAutoCaptureDelay(width: 1920, height: 1080)
         } else {
             print("window: skipped (no display; run under xvfb-run -a)")

@@ -6,6 +6,12 @@ extension JourneyRun {
     /// The capture slots: the scripted ones answered at once (``ScriptedCaptures``), the others
     /// by the camera (`--camera`), which is the capability made when any are left.
     func cameraCapability() -> RunCapability? {
+        if settings.mrzReading == nil {
+            ShellOutput.note(
+                tr(
+                    "document photos are not read for their machine-readable zone: no OCR model was found (build it with scripts/build-ocrb-model.sh, or give --ocr-model)"
+                ))
+        }
         ScriptedCaptures.install(
             settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil, mrz: settings.mrzReading)
         ScriptedCaptures.install(
