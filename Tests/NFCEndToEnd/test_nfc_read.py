@@ -401,7 +401,7 @@ class ChipReadingTests(unittest.TestCase):
         self.assertEqual(read["dataGroupsRead"], ["DG1", "DG2"])
         self.assertNotIn("additionalPersonalDetails", read)
 
-    def run_demo(self, key):
+    def run_demo(self, key, document=None):
         """Runs the bundled demo journey unattended with the chip's key in its URL; returns journey.complete's data."""
         query = "&".join(f"{name}={value}" for name, value in key.items())
         url = (ROOT / "Resources" / "demo" / "index.html").as_uri() + "?autostart=1" + ("&" + query if query else "")
@@ -409,7 +409,8 @@ class ChipReadingTests(unittest.TestCase):
         env = dict(os.environ, **self.environment)
         done = subprocess.run(
             [SHELL, url, "--headless", "--exit-on", "journey.complete", "--timeout", "90", "--nfc-reader", self.reader,
-             "--document-image", str(fixtures / "document.png"), "--selfie-image", str(fixtures / "selfie.jpg"),
+             "--document-image", str(document or fixtures / "document.png"), "--selfie-image",
+             str(fixtures / "selfie.jpg"),
              "--csca", str(self.passports["genuine-aes-rsa"] / "csca.pem")],
             capture_output=True, text=True, env=env, timeout=120)
         self.assertEqual(done.returncode, 0, done.stderr)
@@ -430,6 +431,19 @@ class ChipReadingTests(unittest.TestCase):
         # The demo tells the host verdicts only, never the holder's data.
         for secret in ["ERIKSSON", "L898902C", "690806"]:
             self.assertNotIn(secret, json.dumps(result))
+
+    def test_demo_journey_opens_the_chip_from_the_photo_of_the_data_page(self):
+        self.insert("genuine-aes-rsa")
+        holder = json.loads((self.passports["genuine-aes-rsa"] / "passport.json").read_text())
+        page = self.data_page(holder["mrz"].split("\n"), "demo-data-page")
+        result = self.run_demo({}, document=page)
+        self.assertEqual(result["outcome"], "completed", result)
+        self.assertEqual(result["steps"]["document"]["mrz"], "read", result)
+        chip = result["steps"]["chip"]
+        self.assertEqual(chip["status"], "success", chip)
+        self.assertEqual(chip["keySource"], "photo", chip)
+        self.assertEqual(chip["printedMRZ"], "agrees", chip)
+        self.assertEqual(chip["chipVerdict"], "genuine", chip)
 
     def test_demo_journey_chip_step_is_optional(self):
         self.insert()
