@@ -41,11 +41,20 @@ final class EchoHandler: BridgeCapabilityHandler {
         host.delegate = delegate
     }
 
+    /// The response to one request: the delivery with its correlation id (the host may deliver
+    /// other messages meanwhile, such as a capabilities update).
     private func answer(to action: String, id: String = "r1") async -> BridgeMessage? {
-        let before = transport.deliveredJSON.count
+        var seen = transport.deliveredJSON.count
         host.receive(text: TestMessages.request(action, correlationId: id))
-        await transport.waitForDeliveries(before + 1)
-        return transport.deliveredMessages.last
+        while true {
+            await transport.waitForDeliveries(seen + 1)
+            seen = transport.deliveredJSON.count
+            if let response = transport.deliveredMessages.last(where: {
+                $0.correlationId == id && $0.type == .response
+            }) {
+                return response
+            }
+        }
     }
 
     @Test func unhandledRequestIsStoredThenReportedThenPending() {
