@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GBGBridge
 import GBGBridgeTestSupport
 import Glibc
@@ -41,20 +40,11 @@ final class EchoHandler: BridgeCapabilityHandler {
         host.delegate = delegate
     }
 
-    /// The response to one request: the delivery with its correlation id (the host may deliver
-    /// other messages meanwhile, such as a capabilities update).
     private func answer(to action: String, id: String = "r1") async -> BridgeMessage? {
-        var seen = transport.deliveredJSON.count
+        let before = transport.deliveredJSON.count
         host.receive(text: TestMessages.request(action, correlationId: id))
-        while true {
-            await transport.waitForDeliveries(seen + 1)
-            seen = transport.deliveredJSON.count
-            if let response = transport.deliveredMessages.last(where: {
-                $0.correlationId == id && $0.type == .response
-            }) {
-                return response
-            }
-        }
+        await transport.waitForDeliveries(before + 1)
+        return transport.deliveredMessages.last
     }
 
     @Test func unhandledRequestIsStoredThenReportedThenPending() {
@@ -150,41 +140,6 @@ final class EchoHandler: BridgeCapabilityHandler {
         #expect(withCause?.payload.status == .unsupported)
         #expect(withCause?.payload.error?.code == "CAMERA_UNAVAILABLE", "the real cause, when the host knows it")
         #expect(host.selfieCapture.buildCapabilityInfo() == BridgeCapabilityInfo(supported: false))
-    }
-
-    @Test func theLastDocumentCaptureWithAReadZoneIsKept() async {
-        let read: JSONValue = .object(["status": "read", "text": "P<UTO"])
-        var next: JSONValue? = read
-        host.documentCapture.handler = { [next] _ in
-            .document(DocumentCaptureResult(imageData: Data([1]), width: 1, height: 1, mrz: next))
-        }
-        let first = await answer(to: "camera.document.capture", id: "d1")
-        #expect(first?.payload.data?["mrz"] == read)
-        #expect(host.lastDocumentMRZ == read)
-        // A cancelled capture leaves it; a newer photo without a read zone replaces it.
-        host.documentCapture.handler = { _ in .cancelled(reason: "no") }
-        _ = await answer(to: "camera.document.capture", id: "d2")
-        #expect(host.lastDocumentMRZ == read)
-        next = .object(["status": "notFound"])
-        host.documentCapture.handler = { [next] _ in
-            .document(DocumentCaptureResult(imageData: Data([1]), width: 1, height: 1, mrz: next))
-        }
-        _ = await answer(to: "camera.document.capture", id: "d3")
-        #expect(host.lastDocumentMRZ == nil)
-        host.documentCapture.handler = { _ in
-            .document(DocumentCaptureResult(imageData: Data([1]), width: 1, height: 1, mrz: read))
-        }
-        _ = await answer(to: "camera.document.capture", id: "d4")
-        #expect(host.lastDocumentMRZ == read)
-        host.forgetDocumentCaptures()
-        #expect(host.lastDocumentMRZ == nil)
-        // Without a zone reader the answer has no mrz member at all, as on iOS.
-        host.documentCapture.handler = { _ in
-            .document(DocumentCaptureResult(imageData: Data([1]), width: 1, height: 1))
-        }
-        let plain = await answer(to: "camera.document.capture", id: "d5")
-        #expect(plain?.payload.data?["mrz"] == nil)
-        #expect(plain?.payload.data?["imageWidth"] == 1)
     }
 
     @Test func slotHandlerFlowWithAwaitCompletion() async {

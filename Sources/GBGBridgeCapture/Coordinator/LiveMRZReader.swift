@@ -11,7 +11,7 @@ import MRZScanner
 public final class LiveMRZReader {
     /// What the latest analysed frame showed.
     public struct Update: Sendable {
-        /// The voters's verdict after that frame.
+        /// The voter's verdict after that frame.
         public let verdict: MRZVoter.Verdict
         /// Whether the frame showed two or three lines shaped like a zone (read or not yet).
         public let zoneSeen: Bool
