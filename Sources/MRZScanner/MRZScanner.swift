@@ -100,9 +100,9 @@ public final class MRZScanner {
             else { continue }
             let lines = LineTrimmer.trim(read)
             onCrop?(crop, lines)
-            let asRead = MRZText.read(lines: lines.map(\.text))
+            // The check reads the lines as they are among its tries; only a failure needs them again.
             let resolved = AmbiguityCheck.resolve(lines)
-            let reading = resolved ?? asRead
+            let reading = resolved ?? MRZText.read(lines: lines.map(\.text))
             if let reading = resolved {
                 if effort != .still || valid.contains(where: { $0.reading.lines == reading.lines }) {
                     return MRZScan(

@@ -118,32 +118,14 @@ enum ZoneCrop {
         let width = image.width
         let height = image.height
         let smooth = boxMean(image.pixels, width: width, height: height, radius: 1)
-        var sums = [Int](repeating: 0, count: (width + 1) * (height + 1))
-        var squares = [Int](repeating: 0, count: (width + 1) * (height + 1))
+        let sums = SummedArea(smooth, width: width, height: height) { $0 }
+        let squares = SummedArea(smooth, width: width, height: height) { $0 * $0 }
         for y in 0..<height {
-            var rowSum = 0
-            var rowSquares = 0
             for x in 0..<width {
-                let value = Int(smooth[y * width + x])
-                rowSum += value
-                rowSquares += value * value
-                sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1] + rowSum
-                squares[(y + 1) * (width + 1) + x + 1] = squares[y * (width + 1) + x + 1] + rowSquares
-            }
-        }
-        for y in 0..<height {
-            let top = max(0, y - radius)
-            let bottom = min(height, y + radius + 1)
-            for x in 0..<width {
-                let left = max(0, x - radius)
-                let right = min(width, x + radius + 1)
-                func area(_ table: [Int]) -> Int {
-                    table[bottom * (width + 1) + right] - table[top * (width + 1) + right]
-                        - table[bottom * (width + 1) + left] + table[top * (width + 1) + left]
-                }
-                let count = Double((bottom - top) * (right - left))
-                let mean = Double(area(sums)) / count
-                let variance = max(0, Double(area(squares)) / count - mean * mean)
+                let window = sums.window(x: x, y: y, radius: radius)
+                let count = Double(window.count)
+                let mean = Double(window.sum) / count
+                let variance = max(0, Double(squares.window(x: x, y: y, radius: radius).sum) / count - mean * mean)
                 let threshold = mean * (1 + 0.3 * (variance.squareRoot() / 128 - 1))
                 image.pixels[y * width + x] = Double(smooth[y * width + x]) <= threshold ? 0 : 255
             }
@@ -171,27 +153,46 @@ enum ZoneCrop {
     }
 
     static func boxMean(_ pixels: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
-        var integral = [Int](repeating: 0, count: (width + 1) * (height + 1))
-        for y in 0..<height {
-            var rowSum = 0
-            for x in 0..<width {
-                rowSum += Int(pixels[y * width + x])
-                integral[(y + 1) * (width + 1) + x + 1] = integral[y * (width + 1) + x + 1] + rowSum
-            }
-        }
+        let sums = SummedArea(pixels, width: width, height: height) { $0 }
         var out = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
-            let top = max(0, y - radius)
-            let bottom = min(height, y + radius + 1)
             for x in 0..<width {
-                let left = max(0, x - radius)
-                let right = min(width, x + radius + 1)
-                let sum =
-                    integral[bottom * (width + 1) + right] - integral[top * (width + 1) + right]
-                    - integral[bottom * (width + 1) + left] + integral[top * (width + 1) + left]
-                out[y * width + x] = UInt8(sum / ((bottom - top) * (right - left)))
+                let window = sums.window(x: x, y: y, radius: radius)
+                out[y * width + x] = UInt8(window.sum / window.count)
             }
         }
         return out
+    }
+}
+
+/// A summed-area table of `value(pixel)`: the sum over any square window in constant time.
+struct SummedArea {
+    let width: Int
+    let height: Int
+    private var table: [Int]
+
+    init(_ pixels: [UInt8], width: Int, height: Int, value: (Int) -> Int) {
+        self.width = width
+        self.height = height
+        table = [Int](repeating: 0, count: (width + 1) * (height + 1))
+        for y in 0..<height {
+            var rowSum = 0
+            for x in 0..<width {
+                rowSum += value(Int(pixels[y * width + x]))
+                table[(y + 1) * (width + 1) + x + 1] = table[y * (width + 1) + x + 1] + rowSum
+            }
+        }
+    }
+
+    /// The sum and pixel count of the square of side 2 x `radius` + 1 around (x, y), cut at the edges.
+    func window(x: Int, y: Int, radius: Int) -> (sum: Int, count: Int) {
+        let top = max(0, y - radius)
+        let bottom = min(height, y + radius + 1)
+        let left = max(0, x - radius)
+        let right = min(width, x + radius + 1)
+        let sum =
+            table[bottom * (width + 1) + right] - table[top * (width + 1) + right]
+            - table[bottom * (width + 1) + left] + table[top * (width + 1) + left]
+        return (sum, (bottom - top) * (right - left))
     }
 }
