@@ -16,6 +16,8 @@ packages=(
     dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0
     # the web route to the camera: WebKitGTK captures through PipeWire's GStreamer device provider
     gstreamer1.0-pipewire
+    # PipeWire cameras and Wayland sessions, without hardware or a display
+    "${PIPEWIRE_TEST_PACKAGES[@]}" "${WAYLAND_TEST_PACKAGES[@]}"
     # the camera tests: a vivid camera in a QEMU guest
     qemu-system-x86 busybox-static v4l-utils kmod cpio
     # the WebDriver tests: WebKitGTK's WebDriver server, a venv for Selenium from PyPI

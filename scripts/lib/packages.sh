@@ -2,12 +2,22 @@
 # what one script installs for a job cannot drift from what another installs for the same job.
 #   . scripts/lib/packages.sh; ensure_packages NAME "${BUILD_PACKAGES[@]}" ...
 
-# Building the shell and everything it links: WebKitGTK and GTK, V4L2, PC/SC, libcrypto, OpenJPEG,
-# Tesseract, and the gettext tools for the message catalogues.
+# Building the shell and everything it links: WebKitGTK and GTK, V4L2, GStreamer (PipeWire cameras),
+# PC/SC, libcrypto, OpenJPEG, Tesseract, and the gettext tools for the message catalogues.
 BUILD_PACKAGES=(
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
     libpcsclite-dev libssl-dev libopenjp2-7-dev libtesseract-dev gettext
 )
+# PipeWire cameras without hardware: a private PipeWire and WirePlumber, GStreamer's PipeWire
+# elements and its test source for a virtual camera node.
+PIPEWIRE_TEST_PACKAGES=(
+    pipewire pipewire-bin wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base
+    gstreamer1.0-plugins-good dbus-daemon
+)
+# Wayland sessions without a display: weston's headless backend, cage (a kiosk compositor, headless
+# through wlroots) and grim for screenshots of a wlroots compositor.
+WAYLAND_TEST_PACKAGES=(weston cage grim)
 # The OCR-B model for machine-readable zones (scripts/build-ocrb-model.sh): Tesseract's training
 # tools, the font, and Pillow to render the training pages.
 OCR_MODEL_PACKAGES=(tesseract-ocr fonts-ocr-b python3-pil)
