@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "GBGBridge", targets: ["GBGBridge"]),
         .library(name: "GBGBridgeGTK", targets: ["GBGBridgeGTK"]),
         .library(name: "V4L2Capture", targets: ["V4L2Capture"]),
+        .library(name: "PipeWireCapture", targets: ["PipeWireCapture"]),
         .library(name: "GBGBridgeCapture", targets: ["GBGBridgeCapture"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .library(name: "EMRTD", targets: ["EMRTD"]),
@@ -42,17 +43,27 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
         .target(
-            name: "GBGBridgeGTK", dependencies: ["GBGBridge", "GBGBridgeLocalization", "CWebKitGTK"],
+            name: "GBGBridgeGTK", dependencies: ["GBGBridge", "GBGBridgeLocalization", "CWebKitGTK", "PNGEncoding"],
             swiftSettings: strict),
+        // Lossless PNG for captured frames, fast enough for the answer; zlib for its checksums.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "PNGEncoding", dependencies: ["CZlib"],
+            swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // Cameras.
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .target(name: "V4L2Capture", dependencies: ["CV4L2"], swiftSettings: strict),
+        // PipeWire cameras through GStreamer (pipewiresrc, appsink, the PipeWire device provider). No GUI.
+        .systemLibrary(
+            name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .target(name: "PipeWireCapture", dependencies: ["CGStreamer"], swiftSettings: strict),
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "MRZScanner",
-                "MRZReader", "OCREngine", .product(name: "Crypto", package: "swift-crypto"),
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
+                "MRZScanner", "MRZReader", "OCREngine", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -154,12 +165,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "GBGBridgeGTKTests", dependencies: ["GBGBridgeGTK"]),
+        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "CZlib"]),
         .testTarget(name: "V4L2CaptureTests", dependencies: ["V4L2Capture", "CV4L2", "GBGBridgeTestSupport"]),
         .testTarget(
             name: "GBGBridgeCaptureTests",
             dependencies: [
                 "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
                 "GBGBridgeGTKTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "PipeWireCaptureTests",
+            dependencies: [
+                "PipeWireCapture", "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeGTK",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -11,6 +11,12 @@ import GBGBridgeGTK
     import Glibc
 #endif
 
+/// Prints a line at once (stdout is a pipe when the benchmark runs from a script).
+func print(_ line: String) {
+    Swift.print(line)
+    fflush(nil)
+}
+
 /// CPU time of this process and wall time, in milliseconds.
 func clocks() -> (cpu: Double, wall: Double) {
     var cpu = timespec()
@@ -181,8 +187,10 @@ final class TimingPage: BridgeTransport {
 /// Capture-to-response: from "Use photo" (the chosen frame in hand) to the response JSON handed to the
 /// transport, through encoding, packaging, sealing, base64 and the host's one JSON encode.
 @MainActor
-func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgreement.PublicKey) async throws {
-    let frames = try await syntheticFrames(width: 1920, height: 1080, count: 4).map {
+func benchmarkCaptureToResponse(
+    kind: CaptureKind, width: Int = 1920, height: Int = 1080, recipient: Curve25519.KeyAgreement.PublicKey
+) async throws {
+    let frames = try await syntheticFrames(width: width, height: height, count: 4).map {
         withNoise($0, seed: $0.sequence + 7)
     }
     let host = BridgeHost(hostVersion: "bench")
@@ -232,7 +240,7 @@ func benchmarkCaptureToResponse(kind: CaptureKind, recipient: Curve25519.KeyAgre
         sizes += ", response JSON \(delivered.json.utf8.count / 1024) KiB"
     }
     print(
-        "capture-to-response \(kind == .document ? "document" : "selfie  ") 1920x1080: median \(format(median(totals))) ms "
+        "capture-to-response \(kind == .document ? "document" : "selfie  ") \(width)x\(height): median \(format(median(totals))) ms "
             + "(encode/package/seal \(format(median(builds))) ms, rest is base64 + JSON + delivery); min \(format(totals.min()!)) ms; \(sizes)"
     )
 }
@@ -304,58 +312,163 @@ func benchmarkAutoCaptureDelay(width: Int, height: Int) async throws {
             + "after the first frame")
 }
 
-/// PNG encode time and size per zlib level, on a camera-like 1920x1080 frame (median of 5).
-func benchmarkPNGLevels() async throws {
-    let frame = withNoise(try await syntheticFrames(width: 1920, height: 1080, count: 1)[0], seed: 99)
+/// PNG encode time and size: libpng at zlib levels 1 and 6 (GdkPixbuf) against the camera PNG encoder, on
+/// camera-like frames (median of 5).
+func benchmarkPNGEncoders(width: Int, height: Int) async throws {
+    let frame = withNoise(try await syntheticFrames(width: width, height: height, count: 1)[0], seed: 99)
     var parts: [String] = []
-    for level in [1, 3, 6] {
+    let formats: [(String, ImageEncoder.Format)] = [
+        ("libpng level 1", .png(compression: 1)), ("libpng level 6", .png(compression: 6)), ("camera PNG", .cameraPNG),
+    ]
+    for (name, encoding) in formats {
         var times: [Double] = []
         var size = 0
         for _ in 0..<5 {
             let start = clocks().wall
-            size = try ImageEncoder.encode(frame, as: .png(compression: level)).count
+            size = try ImageEncoder.encode(frame, as: encoding).count
             times.append(clocks().wall - start)
         }
-        parts.append("level \(level): \(format(median(times))) ms, \(size / 1024) KiB")
+        parts.append("\(name): \(format(median(times))) ms, \(size / 1024) KiB")
     }
     let jpegStart = clocks().wall
     let jpeg = try ImageEncoder.encode(frame, as: .jpeg(quality: 90)).count
     parts.append("JPEG q90: \(format(clocks().wall - jpegStart)) ms, \(jpeg / 1024) KiB")
-    print("encode 1920x1080 PNG " + parts.joined(separator: "; "))
+    print("encode \(width)x\(height) " + parts.joined(separator: "; "))
+}
+
+/// Clicks the button labelled `label` (mnemonic underscores aside) inside `widget`, as a mouse click does.
+@MainActor
+func click(_ label: String, in widget: UnsafeMutablePointer<GtkWidget>) {
+    if gtkIsInstance(UnsafeMutableRawPointer(widget), of: GtkButton.self) {
+        let button: UnsafeMutablePointer<GtkButton> = gtkCast(widget)
+        if let text = gtk_button_get_label(button),
+            String(cString: text).filter({ $0 != "_" }) == label
+        {
+            gtk_button_clicked(button)
+            return
+        }
+    }
+    guard gtkIsInstance(UnsafeMutableRawPointer(widget), of: GtkContainer.self) else { return }
+    var children = gtk_container_get_children(gtkCast(widget))
+    defer { g_list_free(children) }
+    while let node = children {
+        click(label, in: node.pointee.data.assumingMemoryBound(to: GtkWidget.self))
+        children = node.pointee.next
+    }
+}
+
+/// A synthetic camera whose frames carry sensor-like noise, as a real camera's do.
+struct NoisyFrameSource: FrameSource {
+    let inner: SyntheticFrameSource
+    var name: String { inner.name }
+
+    func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
+        let frames = try await inner.frames()
+        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task.detached {
+                do {
+                    for try await frame in frames { continuation.yield(withNoise(frame, seed: frame.sequence + 1)) }
+                    continuation.finish()
+                } catch { continuation.finish(throwing: error) }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// Capture to response through the real window and coordinator, keys pressed as a person would: Return
+/// takes the photo, Return again (after `review`) uses it; timed from that second press until the response
+/// is handed to the transport. The answer is prepared while the photo is reviewed, so with a review as
+/// long as a person takes only the rest remains; with none, this is the whole preparation. With `mrz`, the
+/// photo's zone is read as well (the shell's default when its model is installed).
+@MainActor
+func benchmarkReviewedCapture(width: Int, height: Int, review: Duration, mrz: Bool) async throws {
+    let host = BridgeHost(hostVersion: "bench")
+    let page = TimingPage()
+    host.attach(transport: page)
+    let source = NoisyFrameSource(inner: SyntheticFrameSource(width: width, height: height, framesPerSecond: 15))
+    let coordinator = CaptureCoordinator(
+        host: host, selfieRecipientKey: nil, documentAutoCapture: false, sources: { [source] })
+    if mrz { coordinator.mrzReading = MRZReadingSetup(modelPath: "Resources/ocr/ocrb.traineddata") }
+    await coordinator.install()
+    var totals: [Double] = []
+    var fromCapture: [Double] = []
+    for round in 0..<6 {
+        host.receive(
+            text:
+                #"{"version":"1.0","correlationId":"reviewed-\#(round)","type":"request","timestamp":1,"payload":{"action":"camera.document.capture","data":{}}}"#
+        )
+        while (coordinator.windows[.document]?.framesShown ?? 0) < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        let window: UnsafeMutablePointer<GtkWidget> = gtkCast(coordinator.windows[.document]!.gtkWindow)
+        let before = page.delivered.count
+        let captured = clocks().wall
+        click("Capture", in: window)
+        if review > .zero { try await Task.sleep(for: review) }
+        let start = clocks().wall
+        click("Use photo", in: window)
+        while page.delivered.count == before { try await Task.sleep(for: .microseconds(200)) }
+        if round > 0 {
+            totals.append(page.delivered.last!.wall - start)
+            fromCapture.append(page.delivered.last!.wall - captured)
+        }
+        while coordinator.windows[.document] != nil { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    print(
+        "window capture-to-response document \(width)x\(height), \(mrz ? "zone read" : "no zone reading"), "
+            + "Use photo \(review.components.seconds * 1000 + review.components.attoseconds / 1_000_000_000_000_000) ms after Capture: "
+            + "median \(format(median(totals))) ms from Use photo to the response (min \(format(totals.min()!)), max \(format(totals.max()!))); "
+            + "\(format(median(fromCapture))) ms from Capture")
+}
+
+/// The preview, guidance and live-window rows (everything but encoding and capture-to-response).
+@MainActor
+func benchmarkPreviewAndWindow() async throws {
+    for (width, height) in [(1280, 720), (1920, 1080)] {
+        try await benchmarkPreview(width: width, height: height, kind: .document)
+        try await benchmarkPreview(width: width, height: height, kind: .selfie)
+    }
+    for (width, height) in [(1280, 720), (1920, 1080)] {
+        try await benchmarkGuidance(width: width, height: height)
+        try await benchmarkAutoCapture(width: width, height: height)
+    }
+    if gtk_init_check(nil, nil) != 0 {
+        for (width, height) in [(1280, 720), (1920, 1080)] {
+            try await benchmarkWindow(width: width, height: height, kind: .document)
+        }
+        for autoCapture in [false, true] {
+            try await benchmarkWindow(
+                width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: autoCapture)
+        }
+        try await benchmarkWindow(
+            width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: true, liveMRZ: true)
+        try await benchmarkAutoCaptureDelay(width: 1920, height: 1080)
+    } else {
+        print("window: skipped (no display; run under xvfb-run -a)")
+    }
 }
 
 MainLoopIntegration.install()
-let hasDisplay = gtk_init_check(nil, nil) != 0
 let loop = g_main_loop_new(nil, 0)!
 Task { @MainActor in
     do {
         let recipient = Curve25519.KeyAgreement.PrivateKey().publicKey
         print("gbgbridge-capture-bench (synthetic source; CPU ms per frame on this machine)")
-        for (width, height) in [(1280, 720), (1920, 1080)] {
-            try await benchmarkPreview(width: width, height: height, kind: .document)
-            try await benchmarkPreview(width: width, height: height, kind: .selfie)
+        if !CommandLine.arguments.contains("--capture-to-response") {
+            try await benchmarkPreviewAndWindow()
         }
-        for (width, height) in [(1280, 720), (1920, 1080)] {
-            try await benchmarkGuidance(width: width, height: height)
-            try await benchmarkAutoCapture(width: width, height: height)
+        for (width, height) in [(1920, 1080), (3840, 2160)] {
+            try await benchmarkPNGEncoders(width: width, height: height)
         }
-        if hasDisplay {
-            for (width, height) in [(1280, 720), (1920, 1080)] {
-                try await benchmarkWindow(width: width, height: height, kind: .document)
-            }
-            for autoCapture in [false, true] {
-                try await benchmarkWindow(
-                    width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: autoCapture)
-            }
-            try await benchmarkWindow(
-                width: 1920, height: 1080, kind: .document, card: .moving, autoCapture: true, liveMRZ: true)
-            try await benchmarkAutoCaptureDelay(width: 1920, height: 1080)
-        } else {
-            print("window: skipped (no display; run under xvfb-run -a)")
-        }
-        try await benchmarkPNGLevels()
         try await benchmarkCaptureToResponse(kind: .document, recipient: recipient)
+        try await benchmarkCaptureToResponse(kind: .document, width: 3840, height: 2160, recipient: recipient)
         try await benchmarkCaptureToResponse(kind: .selfie, recipient: recipient)
+        if gtk_init_check(nil, nil) != 0 {
+            for mrz in [false, true] {
+                for review in [Duration.zero, .milliseconds(700)] {
+                    try await benchmarkReviewedCapture(width: 1920, height: 1080, review: review, mrz: mrz)
+                }
+            }
+        }
     } catch {
         print("benchmark failed: \(error)")
         exit(1)

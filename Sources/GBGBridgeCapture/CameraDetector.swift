@@ -1,4 +1,5 @@
 import GBGBridge
+import PipeWireCapture
 import V4L2Capture
 
 #if canImport(Glibc)
@@ -50,6 +51,17 @@ public struct CameraDetector {
     /// Looks at the capture devices in `directory` (for tests and unusual layouts).
     public static func check(directory: String) -> CameraDetector.Result {
         result(for: CameraDiscovery.scan(directory: directory, includeFormats: false))
+    }
+
+    /// Looks at the PipeWire daemon's cameras first (a camera it offers is `granted`: PipeWire clients need
+    /// no device access of their own), then at the capture devices in `/dev`.
+    public static func detect() async -> CameraDetector.Result {
+        result(for: await PipeWireDiscovery.scan(), devices: check())
+    }
+
+    /// The result of a PipeWire look combined with the `/dev` one.
+    public static func result(for pipeWire: PipeWireScan, devices: CameraDetector.Result) -> CameraDetector.Result {
+        pipeWire.cameras.isEmpty ? devices : Result(hardwareAvailable: true, permissionState: .granted)
     }
 
     /// The result a scan implies.

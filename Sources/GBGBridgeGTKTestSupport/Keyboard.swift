@@ -1,6 +1,6 @@
 import CWebKitGTK
 
-/// Synthesised keyboard input for tests that drive real GTK windows under Xvfb.
+/// Synthesised keyboard input for tests that drive real GTK windows (under Xvfb or a headless Wayland compositor).
 @MainActor
 public enum Keyboard {
     /// Presses `keyval` on `window` through GTK's event dispatch (as if the X server had delivered it to
@@ -24,8 +24,10 @@ public enum Keyboard {
             g_free(keys)
         }
         event.pointee.key.state = state.rawValue
-        let seat = gdk_display_get_default_seat(gdk_display_get_default())
-        gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
+        // A compositor with no seat (weston's headless backend) has no keyboard to name.
+        if let seat = gdk_display_get_default_seat(gdk_display_get_default()) {
+            gdk_event_set_device(event, gdk_seat_get_keyboard(seat))
+        }
         gtk_main_do_event(event)
         gdk_event_free(event)
     }

@@ -43,6 +43,9 @@ extension JourneyRun {
             {
                 ShellOutput.note(diagnosis)
             }
+            if coordinator.cameraAvailable == true, let route = await CameraDiagnosis.routeLine(for: settings.camera) {
+                ShellOutput.note(route)
+            }
             if settings.usesTestPattern {
                 host.documentCapture.permissionState = .granted
                 host.selfieCapture.permissionState = .granted

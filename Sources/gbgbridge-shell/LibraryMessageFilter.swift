@@ -12,11 +12,12 @@
 /// through, even after the shell is gone. The shell's own lines go straight to the original stderr.
 enum LibraryMessageFilter {
     /// The lines dropped (extended regular expressions): GLib's messages of WebKit's processes and
-    /// of this one, WebKit's notes on GStreamer plugins, Mesa's driver notes, and the blank line
-    /// GLib writes before a warning.
+    /// of this one (named by its program name, ``DesktopIdentity/applicationID``, once GTK starts),
+    /// WebKit's notes on GStreamer plugins, Mesa's driver notes, and the blank line GLib writes
+    /// before a warning.
     static let hiddenLines = [
         #"^$"#,
-        #"^(\*\* )?\((WebKit[A-Za-z]*Process|gbgbridge-shell|process)(:[0-9]+)?\): "#,
+        #"^(\*\* )?\((WebKit[A-Za-z]*Process|gbgbridge-shell|io\.gbgbridge\.Shell|process)(:[0-9]+)?\): "#,
         #"^WebKit wasn't able to "#,
         #"^(libEGL|MESA|Mesa)[- ]"#,
     ]

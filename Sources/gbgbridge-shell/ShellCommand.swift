@@ -9,7 +9,7 @@ struct ShellCommand: ParsableCommand {
         abstract: "Run a web identity-verification journey in a desktop window and answer it natively.",
         discussion: """
             With no URL, opens the bundled demo journey. A URL may be http(s)://, file:// or a path \
-            to a local HTML file. Captures are answered by the capture window (a V4L2 camera), or \
+            to a local HTML file. Captures are answered by the capture window (a PipeWire or V4L2 camera), or \
             from files and scripts for unattended runs (--document-image, --selfie-image, \
             --cancel-captures, --fail-captures).
 
@@ -68,8 +68,8 @@ struct ShellCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The camera for captures: a device such as /dev/video0, auto (the first camera found), none (captures unsupported) or test-pattern (a generated picture, no hardware).",
-            valueName: "device|auto|none|test-pattern"))
+            "The camera for captures: a V4L2 device such as /dev/video0, pipewire or pipewire:NAME (a camera of the PipeWire daemon, by name or object path), auto (PipeWire's cameras when it offers any, else the V4L2 devices), none (captures unsupported) or test-pattern (a generated picture, no hardware).",
+            valueName: "device|pipewire[:name]|auto|none|test-pattern"))
     var camera: String = "auto"
 
     @Option(

@@ -86,6 +86,7 @@ if settings.headless {
     setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 0)
 }
 
+RendererGuard.apply()
 MainLoopIntegration.install()
 DesktopIdentity.setBeforeGTKInit()
 // GTK's start-up would derive the class "Io.gbgbridge.Shell" from the program name for the

@@ -79,6 +79,36 @@ struct CaptureWindowTests {
         #expect(host.documentCapture.activeRequest == nil)
     }
 
+    @Test func theAnswerIsPreparedWhileThePhotoIsCheckedAndRetakeDropsIt() async throws {
+        let coordinator = try await makeCoordinator()
+        let window = try await openWindow(coordinator, kind: .document, id: "doc-prepared")
+        var taken: [CapturedPhoto?] = []
+        let coordinatorsHook = window.onPhotoTaken
+        window.onPhotoTaken = { photo in
+            taken.append(photo)
+            coordinatorsHook?(photo)
+        }
+        gtk_button_clicked(gtkCast(window.captureButton))
+        #expect(coordinator.isPreparingPhoto(for: .document))
+        gtk_button_clicked(gtkCast(window.retakeButton))
+        #expect(!coordinator.isPreparingPhoto(for: .document))
+        await GTKTestEnvironment.pump(for: .milliseconds(200))
+        gtk_button_clicked(gtkCast(window.captureButton))
+        #expect(coordinator.isPreparingPhoto(for: .document))
+        gtk_button_clicked(gtkCast(window.useButton))
+
+        let message = try await response("doc-prepared")
+        #expect(taken.count == 3 && taken[1] == nil)
+        let used = try #require(taken.last??.frame)
+        let first = try #require(taken.first??.frame)
+        let png = try #require(Data(base64Encoded: message.payload.data?["imageBase64"]?.stringValue ?? ""))
+        // The answer holds the second photo, pixel for pixel (the synthetic picture moves between the two).
+        let answered = DocumentMRZ.luminance(ofImageFile: png)
+        #expect(answered == DocumentMRZ.luminance(of: used))
+        #expect(answered != DocumentMRZ.luminance(of: first))
+        #expect(await GTKTestEnvironment.pump { !coordinator.isPreparingPhoto(for: .document) })
+    }
+
     @Test func selfieWithKeyboardAnswersWithJPEGPackageAndSeal() async throws {
         let coordinator = try await makeCoordinator([
             SyntheticFrameSource(name: "Front camera", width: 640, height: 480)

@@ -5,12 +5,14 @@ import GBGBridge
 
 @testable import GBGBridgeCapture
 
-/// GTK set-up and main-context pumping for window tests (run under Xvfb).
+/// GTK set-up and main-context pumping for window tests (run under Xvfb or a Wayland compositor).
 @MainActor
 enum GTKTestEnvironment {
-    /// Whether a display is reachable (the window tests are skipped without one).
-    nonisolated static let hasDisplay: Bool =
-        ProcessInfo.processInfo.environment["DISPLAY"].map { !$0.isEmpty } ?? false
+    /// Whether a display is reachable: X11 (`DISPLAY`) or Wayland (`WAYLAND_DISPLAY`, as
+    /// scripts/wayland-test.sh runs them); the window tests are skipped without one.
+    nonisolated static let hasDisplay: Bool = ["DISPLAY", "WAYLAND_DISPLAY"].contains {
+        ProcessInfo.processInfo.environment[$0].map { !$0.isEmpty } ?? false
+    }
 
     /// Initialises GTK once; false if the display cannot be opened.
     static let ready: Bool = gtk_init_check(nil, nil) != 0

@@ -12,7 +12,11 @@ import Testing
 @MainActor
 @Suite(
     "Chip-reading window", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"].map { !$0.isEmpty } ?? false, "needs an X display"))
+    .enabled(
+        if: ["DISPLAY", "WAYLAND_DISPLAY"].contains {
+            ProcessInfo.processInfo.environment[$0].map { !$0.isEmpty } ?? false
+        },
+        "needs a display (X11 or Wayland)"))
 struct NFCReadWindowTests {
     init() throws {
         try #require(gtk_init_check(nil, nil) != 0, "GTK could not open the display")

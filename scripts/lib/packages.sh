@@ -6,7 +6,7 @@
 # PC/SC, libcrypto, OpenJPEG, Tesseract, and the gettext tools for the message catalogues.
 BUILD_PACKAGES=(
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
-    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev zlib1g-dev
     libpcsclite-dev libssl-dev libopenjp2-7-dev libtesseract-dev gettext
 )
 # PipeWire cameras without hardware: a private PipeWire and WirePlumber, GStreamer's PipeWire

@@ -1,22 +1,35 @@
-/// Which camera the host uses for captures (`--camera DEVICE|auto|none`).
+/// Which camera the host uses for captures (`--camera DEVICE|pipewire:NAME|auto|none`).
 public enum CameraChoice: Sendable, Equatable, CustomStringConvertible {
-    /// Every capture device found; the first one (in `/dev/videoN` order) is preselected.
+    /// Every camera found: the PipeWire daemon's cameras when it offers any, else every V4L2 capture device
+    /// (in `/dev/videoN` order); the first one is preselected.
     case auto
     /// No camera: the capture slots report unsupported.
     case none
-    /// This device node only, e.g. `/dev/video2`.
+    /// This V4L2 device node only, e.g. `/dev/video2`.
     case device(String)
+    /// This PipeWire camera only, named by its name, object path, node name or serial (`pipewire:NAME`); an
+    /// empty name takes every PipeWire camera (never V4L2).
+    case pipewire(String)
     /// A moving test picture instead of a camera (``SyntheticFrameSource``, 1280x720 at 30 fps), to try the
     /// capture window or run it end to end on a machine without a camera.
     case synthetic
 
-    /// Parses a command-line value: `auto`, `none`, `synthetic`, or a device path.
+    /// What a PipeWire choice starts with on the command line.
+    public static let pipewirePrefix = "pipewire:"
+
+    /// Parses a command-line value: `auto`, `none`, `synthetic`, `pipewire` or `pipewire:NAME`, or a device path.
     public init(argument: String) {
         switch argument {
         case "auto": self = .auto
         case "none": self = .none
         case "synthetic": self = .synthetic
-        default: self = .device(argument)
+        case "pipewire": self = .pipewire("")
+        default:
+            if argument.hasPrefix(Self.pipewirePrefix) {
+                self = .pipewire(String(argument.dropFirst(Self.pipewirePrefix.count)))
+            } else {
+                self = .device(argument)
+            }
         }
     }
 
@@ -26,6 +39,7 @@ public enum CameraChoice: Sendable, Equatable, CustomStringConvertible {
         case .none: return "none"
         case .synthetic: return "synthetic"
         case .device(let path): return path
+        case .pipewire(let name): return name.isEmpty ? "pipewire" : Self.pipewirePrefix + name
         }
     }
 }

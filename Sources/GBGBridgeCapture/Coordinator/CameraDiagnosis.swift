@@ -1,4 +1,5 @@
 import GBGBridgeLocalization
+import PipeWireCapture
 import V4L2Capture
 
 #if canImport(Glibc)
@@ -31,6 +32,16 @@ public enum CameraDiagnosis {
                 return tr("No camera was found: plug one in, or try without one with --camera test-pattern.")
             }
             return line(for: failure, group: videoGroup())
+        case .pipewire(let name):
+            guard await CaptureCoordinator.pipeWireCameras(named: name).isEmpty else { return nil }
+            if name.isEmpty {
+                return tr(
+                    "No PipeWire camera was found (is PipeWire running?): use --camera auto to take any camera, or try without one with --camera test-pattern."
+                )
+            }
+            return tr(
+                "No PipeWire camera named {name} was found: use --camera pipewire to take any PipeWire camera, or --camera auto.",
+                ["name": name])
         case .device(let path):
             let outcome: CameraError? = await Task.detached {
                 do throws(CameraError) {
@@ -42,6 +53,21 @@ public enum CameraDiagnosis {
             }.value
             return outcome.map { line(for: $0, group: videoGroup()) }
         }
+    }
+
+    /// The line naming the camera route at start when cameras come through PipeWire (for `auto` and
+    /// `pipewire:` choices), or nil when they come through V4L2 or there are none.
+    public static func routeLine(for choice: CameraChoice) async -> String? {
+        let cameras: [PipeWireCamera]
+        switch choice {
+        case .auto: cameras = await PipeWireDiscovery.scan().cameras
+        case .pipewire(let name): cameras = await CaptureCoordinator.pipeWireCameras(named: name)
+        case .none, .synthetic, .device: return nil
+        }
+        guard !cameras.isEmpty else { return nil }
+        return tr(
+            "Cameras come through PipeWire, shared with other programs: {cameras}",
+            ["cameras": cameras.map(\.name).joined(separator: ", ")])
     }
 
     /// The line for one camera that could not be opened (pure: for tests).

@@ -2,6 +2,7 @@ import CWebKitGTK
 import Crypto
 import GBGBridge
 import GBGBridgeLocalization
+import PipeWireCapture
 import V4L2Capture
 
 #if canImport(Glibc)
@@ -38,6 +39,8 @@ public final class CaptureCoordinator {
     public var parentWindow: UnsafeMutablePointer<GtkWindow>?
     /// The open window per slot, if any.
     public private(set) var windows: [CaptureKind: CaptureWindow] = [:]
+    /// The answer being prepared for each slot's photo under review, if any.
+    private var preparations: [CaptureKind: PhotoPreparation] = [:]
     /// Called on the main actor when cameras become available or all go away after ``install(for:)``
     /// (hot-plug, or a re-check at a capability query); open capture windows are told first.
     public var onCameraAvailabilityChanged: (@MainActor (Bool) -> Void)?
@@ -50,6 +53,9 @@ public final class CaptureCoordinator {
     private var hotplugMonitor: CameraHotplugMonitor?
     private var hotplugTask: Task<Void, Never>?
     private var pendingHotplugCheck: Task<Void, Never>?
+    private let watchesPipeWire: Bool
+    private var pipeWireMonitor: PipeWireHotplugMonitor?
+    private var pipeWireTask: Task<Void, Never>?
 
     /// A coordinator for real cameras chosen by `camera`.
     ///
@@ -61,7 +67,8 @@ public final class CaptureCoordinator {
     ///     the guide, steady, sharp and well lit for about a second (``CaptureWindow/documentAutoCapture``);
     ///     false leaves it to Capture. Unattended runs (`autoCaptureAfter`) never do this.
     ///   - preferences: where the last chosen camera is remembered (default: the user's XDG state directory).
-    ///   - hotplugDirectory: the directory watched for cameras coming and going (nil: no watch).
+    ///   - hotplugDirectory: the directory watched for cameras coming and going (nil: no watch). With it, a
+    ///     running PipeWire daemon is watched too (for `auto` and `pipewire:` choices).
     public convenience init(
         host: BridgeHost, camera: CameraChoice, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?,
         autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3, documentAutoCapture: Bool = true,
@@ -73,18 +80,26 @@ public final class CaptureCoordinator {
             selfieCountdown: selfieCountdown, documentAutoCapture: documentAutoCapture,
             sources: { kind in await Self.cameraSources(for: camera, kind: kind) },
             availability: { await Self.availability(of: camera) }, preferences: preferences,
-            hotplugDirectory: watches ? hotplugDirectory : nil)
+            hotplugDirectory: watches ? hotplugDirectory : nil,
+            watchesPipeWire: watches && hotplugDirectory != nil && !Self.isV4L2Only(camera))
+    }
+
+    /// Whether `camera` names a V4L2 node (the PipeWire daemon then does not matter).
+    private nonisolated static func isV4L2Only(_ camera: CameraChoice) -> Bool {
+        if case .device = camera { return true }
+        return false
     }
 
     /// A coordinator over any frame sources (tests use synthetic ones). `hasCamera` decides whether the
     /// slots are offered; by default, whether `sources` returns anything. Permission states are left as set.
     /// `preferences` and `hotplugDirectory` work as for real cameras (both off by default here), and so does
-    /// `documentAutoCapture`.
+    /// `documentAutoCapture`. With `watchesPipeWire`, cameras coming and going on the PipeWire daemon
+    /// re-check availability too.
     public convenience init(
         host: BridgeHost, selfieRecipientKey: Curve25519.KeyAgreement.PublicKey?, autoCaptureAfter: Duration? = nil,
         selfieCountdown: Int = 3, documentAutoCapture: Bool = true, sources: @escaping SourceProvider,
         hasCamera: (@MainActor () async -> Bool)? = nil, preferences: CameraPreferenceStore? = nil,
-        hotplugDirectory: String? = nil
+        hotplugDirectory: String? = nil, watchesPipeWire: Bool = false
     ) {
         let hasCamera = hasCamera ?? { await !sources().isEmpty }
         self.init(
@@ -92,7 +107,7 @@ public final class CaptureCoordinator {
             selfieCountdown: selfieCountdown, documentAutoCapture: documentAutoCapture,
             sources: { _ in await sources() },
             availability: { CameraAvailability(available: await hasCamera(), permissionState: nil) },
-            preferences: preferences, hotplugDirectory: hotplugDirectory)
+            preferences: preferences, hotplugDirectory: hotplugDirectory, watchesPipeWire: watchesPipeWire)
     }
 
     private init(
@@ -100,7 +115,7 @@ public final class CaptureCoordinator {
         selfieCountdown: Int, documentAutoCapture: Bool,
         sources: @escaping @MainActor (CaptureKind) async -> [any FrameSource],
         availability: @escaping @MainActor () async -> CameraAvailability, preferences: CameraPreferenceStore?,
-        hotplugDirectory: String?
+        hotplugDirectory: String?, watchesPipeWire: Bool
     ) {
         self.host = host
         self.sourceProvider = sources
@@ -112,6 +127,7 @@ public final class CaptureCoordinator {
         self.preferences = preferences
         self.preferredCamera = preferences?.load()
         self.hotplugDirectory = hotplugDirectory
+        self.watchesPipeWire = watchesPipeWire
     }
 
     /// The slots this coordinator serves (set by ``install(for:)``).
@@ -166,11 +182,11 @@ public final class CaptureCoordinator {
 
     // MARK: Camera choice
 
-    /// Records `source` as the camera to preselect from now on, for both slots and (for a V4L2 camera) in
-    /// later runs. The window calls this when the user picks a camera. Sources without an identity
+    /// Records `source` as the camera to preselect from now on, for both slots and (for a V4L2 or PipeWire
+    /// camera) in later runs. The window calls this when the user picks a camera. Sources without an identity
     /// (synthetic ones) are ignored.
     public func rememberChoice(of source: any FrameSource) {
-        guard let identity = (source as? V4L2FrameSource)?.identity else { return }
+        guard let identity = Self.identity(of: source) else { return }
         preferredCamera = identity
         preferences?.save(identity)
     }
@@ -178,7 +194,15 @@ public final class CaptureCoordinator {
     /// The index in `sources` of the camera with `identity`, or 0 (the first) when it is not offered.
     public nonisolated static func preferredIndex(of identity: CameraIdentity?, in sources: [any FrameSource]) -> Int {
         guard let identity else { return 0 }
-        return sources.firstIndex { ($0 as? V4L2FrameSource)?.identity == identity } ?? 0
+        return sources.firstIndex { Self.identity(of: $0) == identity } ?? 0
+    }
+
+    /// A camera source's stable identity: the V4L2 card and bus, or for a PipeWire camera its name and
+    /// `pipewire:` followed by its object path. Nil for sources that are not cameras.
+    public nonisolated static func identity(of source: any FrameSource) -> CameraIdentity? {
+        if let camera = source as? V4L2FrameSource { return camera.identity }
+        if let camera = source as? PipeWireFrameSource { return camera.identity }
+        return nil
     }
 
     // MARK: Hot-plug
@@ -187,6 +211,7 @@ public final class CaptureCoordinator {
     /// access re-check availability a moment later (so udev can finish setting permissions). Runs by itself
     /// from ``install(for:)``; calling it again does nothing.
     public func startWatchingCameras() {
+        startWatchingPipeWire()
         guard hotplugMonitor == nil, let hotplugDirectory else { return }
         guard let monitor = try? CameraHotplugMonitor(directory: hotplugDirectory) else { return }
         hotplugMonitor = monitor
@@ -199,8 +224,27 @@ public final class CaptureCoordinator {
         }
     }
 
+    /// Watches the PipeWire daemon (when one runs): cameras added or removed re-check availability.
+    private func startWatchingPipeWire() {
+        guard watchesPipeWire, pipeWireMonitor == nil, PipeWireDiscovery.daemonSocketExists,
+            let monitor = PipeWireHotplugMonitor()
+        else { return }
+        pipeWireMonitor = monitor
+        let events = monitor.events
+        pipeWireTask = Task { [weak self] in
+            for await _ in events {
+                guard let self else { return }
+                self.cameraNodesChanged()
+            }
+        }
+    }
+
     /// Stops the hot-plug watch.
     public func stopWatchingCameras() {
+        pipeWireMonitor?.stop()
+        pipeWireMonitor = nil
+        pipeWireTask?.cancel()
+        pipeWireTask = nil
         hotplugMonitor?.stop()
         hotplugMonitor = nil
         hotplugTask?.cancel()
@@ -211,6 +255,9 @@ public final class CaptureCoordinator {
 
     /// Whether the hot-plug watch is running.
     public var isWatchingCameras: Bool { hotplugMonitor != nil }
+
+    /// Whether the PipeWire daemon is watched for cameras coming and going.
+    public var isWatchingPipeWire: Bool { pipeWireMonitor != nil }
 
     /// How long after a node event availability is re-checked; further events in that time share the check.
     static let hotplugSettleTime = Duration.milliseconds(250)
@@ -238,8 +285,15 @@ public final class CaptureCoordinator {
         case .synthetic:
             return CameraAvailability(available: true, permissionState: .granted)
         case .auto:
+            if !(await PipeWireDiscovery.scan().cameras.isEmpty) {
+                return CameraAvailability(available: true, permissionState: .granted)
+            }
             let detected = CameraDetector.result(for: await scanCameras())
             return CameraAvailability(available: detected.hardwareAvailable, permissionState: detected.permissionState)
+        case .pipewire(let name):
+            let found = await pipeWireCameras(named: name)
+            return CameraAvailability(
+                available: !found.isEmpty, permissionState: found.isEmpty ? .notApplicable : .granted)
         case .device(let path):
             let outcome: Result<CameraDevice, CameraError> = await Task.detached {
                 do throws(CameraError) {
@@ -285,9 +339,10 @@ public final class CaptureCoordinator {
             selfieCountdown: selfieCountdown, documentAutoCapture: documentAutoCapture
         ) { [weak self, weak slot] outcome in
             guard let self, let slot else { return }
-            self.finish(outcome, from: opened, on: slot)
+            self.finish(outcome, kind: kind, from: opened, on: slot)
         }
         opened = window
+        window.onPhotoTaken = { [weak self] photo in self?.photoTaken(photo, kind: kind) }
         if kind == .document, let mrzReading { window.liveMRZ = LiveMRZReader(setup: mrzReading) }
         window.onSourceChosen = { [weak self] source in self?.rememberChoice(of: source) }
         windows[kind] = window
@@ -299,6 +354,7 @@ public final class CaptureCoordinator {
             return error.failure.result
         }
         let result = await slot.awaitCompletion()
+        photoTaken(nil, kind: kind)
         if !window.isShowingError {
             window.close()
             if windows[kind] === window { windows[kind] = nil }
@@ -306,26 +362,36 @@ public final class CaptureCoordinator {
         return result
     }
 
-    /// Answers the slot with what the window reported. A photo is encoded (and a selfie sealed) off the main
-    /// thread while the window says so; it is sent only if the window still waits for it.
-    private func finish(_ outcome: CaptureOutcome, from window: CaptureWindow?, on slot: CaptureCapability) {
+    /// Whether an answer is being prepared for a photo of `kind` under review.
+    func isPreparingPhoto(for kind: CaptureKind) -> Bool { preparations[kind] != nil }
+
+    /// Starts preparing the answer for the photo just taken for `kind`, or (nil) drops the one in preparation.
+    private func photoTaken(_ photo: CapturedPhoto?, kind: CaptureKind) {
+        preparations[kind]?.discard()
+        preparations[kind] = photo.map { photo in
+            PhotoPreparation(
+                for: photo, recipient: selfieRecipientKey, mrz: photo.kind == .document ? mrzReading : nil)
+        }
+    }
+
+    /// Answers the slot with what the window reported. The photo's answer was prepared off the main thread
+    /// while the person checked it (started now if it was not); it is sent only if the window still waits for it.
+    private func finish(
+        _ outcome: CaptureOutcome, kind: CaptureKind, from window: CaptureWindow?, on slot: CaptureCapability
+    ) {
         switch outcome {
         case .cancelled(let reason):
+            photoTaken(nil, kind: kind)
             slot.complete(.cancelled(reason: reason))
         case .failed(let code, let message, let recoverable):
+            photoTaken(nil, kind: kind)
             slot.complete(CaptureFailure.personFacing(.failed(code: code, message: message, recoverable: recoverable)))
         case .photo(let photo):
-            // Keys are not Sendable; hand the raw 32 bytes to the encoding task.
-            let recipientBytes = selfieRecipientKey?.rawRepresentation
-            let mrzReading = photo.kind == .document ? self.mrzReading : nil
+            if preparations[kind]?.isPreparing(photo) != true { photoTaken(photo, kind: kind) }
+            guard let preparation = preparations[kind] else { return }
             Task { [weak window, weak slot] in
-                let result = await Task.detached(priority: .userInitiated) {
-                    let recipient = recipientBytes.flatMap {
-                        try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0)
-                    }
-                    return CaptureResultBuilder.result(
-                        for: photo, recipient: recipient, mrz: mrzReading, previewMRZ: photo.previewMRZ)
-                }.value
+                let result = CaptureResultBuilder.result(
+                    from: await preparation.prepared, previewMRZ: photo.previewMRZ)
                 guard let window, window.photoPrepared() else { return }
                 slot?.complete(CaptureFailure.personFacing(result))
             }
@@ -345,6 +411,13 @@ public final class CaptureCoordinator {
     nonisolated static func cameraSources(for choice: CameraChoice, kind: CaptureKind? = nil) async -> [any FrameSource]
     {
         let withFormats = kind != nil
+        func pipeWireSource(_ camera: PipeWireCamera) -> PipeWireFrameSource {
+            switch kind {
+            case .document: return PipeWireFrameSource(camera: camera, purpose: .document)
+            case .selfie: return PipeWireFrameSource(camera: camera, purpose: .selfie)
+            case nil: return PipeWireFrameSource(camera: camera)
+            }
+        }
         func source(_ device: CameraDevice) -> V4L2FrameSource {
             switch kind {
             case .document: return V4L2FrameSource(device: device, purpose: .document)
@@ -361,9 +434,21 @@ public final class CaptureCoordinator {
             let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: withFormats) }
                 .value
             return [device.map(source) ?? V4L2FrameSource(path: path)]
+        case .pipewire(let name):
+            return await pipeWireCameras(named: name).map(pipeWireSource)
         case .auto:
+            // PipeWire first (it shares cameras, and reaches those only it can drive); V4L2 only when it
+            // offers none, so that no camera is listed twice.
+            let pipeWire = await PipeWireDiscovery.scan().cameras
+            if !pipeWire.isEmpty { return pipeWire.map(pipeWireSource) }
             let scan = await scanCameras(includeFormats: withFormats)
             return scan.devices.map(source) + scan.failures.map { V4L2FrameSource(path: $0.devicePath) }
         }
+    }
+
+    /// The PipeWire cameras `name` matches (every one for an empty name).
+    nonisolated static func pipeWireCameras(named name: String) async -> [PipeWireCamera] {
+        let cameras = await PipeWireDiscovery.scan().cameras
+        return name.isEmpty ? cameras : cameras.filter { $0.matches(name) }
     }
 }

@@ -47,6 +47,48 @@ public enum CaptureResultBuilder {
         }
     }
 
+    /// The work of an answer that does not depend on the live preview, done once the photo is taken.
+    public enum PreparedPhoto: Sendable {
+        /// A document's PNG and, when zones are read, the photo's own reading.
+        case document(DocumentCaptureResult, photoMRZ: JSONValue?)
+        /// The complete answer (a selfie, or a failure).
+        case answer(CaptureResult)
+    }
+
+    /// Prepares the answer for `photo`: a document's PNG is encoded while its zone is read, at the same
+    /// time; a selfie is encoded, packaged and sealed to `recipient`.
+    public static func prepare(
+        _ photo: CapturedPhoto, recipient: Curve25519.KeyAgreement.PublicKey?, mrz: MRZReadingSetup?
+    ) async -> PreparedPhoto {
+        guard photo.kind == .document else {
+            return .answer(result(for: photo, recipient: recipient))
+        }
+        let frame = photo.frame
+        async let zone = mrz.map { DocumentMRZ.read(frame, setup: $0) }
+        do {
+            let png = try ImageEncoder.encode(frame, as: .documentPNG)
+            let document = DocumentCaptureResult(
+                imageData: png, width: frame.width, height: frame.height, mimeType: "image/png")
+            return .document(document, photoMRZ: await zone)
+        } catch {
+            _ = await zone
+            // untranslated: sent to the page, which shows its own text
+            return .answer(.failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true))
+        }
+    }
+
+    /// The answer from a prepared photo, with the zone the live preview read (see
+    /// ``DocumentMRZ/combine(photo:preview:)``).
+    public static func result(from prepared: PreparedPhoto, previewMRZ: JSONValue?) -> CaptureResult {
+        switch prepared {
+        case .answer(let answer):
+            return answer
+        case .document(var document, let photoMRZ):
+            document.mrz = photoMRZ.map { DocumentMRZ.combine(photo: $0, preview: previewMRZ) }
+            return .document(document)
+        }
+    }
+
     /// A document result: the frame as PNG, with its machine-readable zone when `mrz` is given
     /// (see ``DocumentMRZ/combine(photo:preview:)`` for a zone the live preview read).
     public static func document(

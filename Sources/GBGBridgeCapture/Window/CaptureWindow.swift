@@ -44,6 +44,9 @@ public final class CaptureWindow {
     var countdownStep: Duration = .seconds(1)
     /// Called when the person picks another camera in the picker (the coordinator remembers it).
     public var onSourceChosen: (@MainActor (any FrameSource) -> Void)?
+    /// Called when a photo is taken for review (or, unattended, for use at once), so its answer can be
+    /// prepared while the person checks it; `nil` when the photo is dropped (Retake).
+    public var onPhotoTaken: (@MainActor (CapturedPhoto?) -> Void)?
     /// Live advice (too dark, blurred, ...) from a few preview frames a second.
     private var guidance: GuidanceMonitor
     /// Whether a document photo is taken by itself once the document has been ready (in the guide, steady,
@@ -565,6 +568,7 @@ public final class CaptureWindow {
     func retake() {
         guard phase == .reviewing else { return }
         chosen = nil
+        onPhotoTaken?(nil)
         liveMRZ?.reset()
         liveMRZReadAt = nil
         mrzFound = false
@@ -643,6 +647,10 @@ public final class CaptureWindow {
             renderer.countdown = nil
             guard let latest = recentFrames.last else { return }
             chosen = (latest, Array(recentFrames.dropLast()))
+            onPhotoTaken?(
+                CapturedPhoto(
+                    kind: kind, frame: latest, earlierFrames: Array(recentFrames.dropLast()),
+                    device: sources[sourceIndex].name))
             renderer.update(with: latest)
             renderer.stillBadge = tr("Still photo")
             gtk_widget_queue_draw(preview)

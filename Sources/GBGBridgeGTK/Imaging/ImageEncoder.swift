@@ -1,27 +1,33 @@
 import CWebKitGTK
 import FoundationEssentials
+import PNGEncoding
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Encodes frames to PNG or JPEG in memory with GdkPixbuf's savers. Nothing is written to disk.
+/// Encodes frames to PNG or JPEG in memory: camera PNGs with ``PNGEncoder``, the rest with GdkPixbuf's
+/// savers. Nothing is written to disk.
 ///
 /// Safe to call off the main thread: each call uses its own pixbuf.
 public enum ImageEncoder {
     /// An output format and its options.
     public enum Format: Sendable {
-        /// PNG with zlib `compression` 0 (none) to 9 (smallest, slowest).
+        /// PNG through libpng with zlib `compression` 0 (none) to 9 (smallest, slowest).
         case png(compression: Int)
+        /// PNG for camera frames, lossless, coded in parallel strips (``PNGEncoder``); a pixbuf with an
+        /// alpha channel is saved as `.png(compression: 1)`.
+        case cameraPNG
         /// JPEG with `quality` 1 to 100.
         case jpeg(quality: Int)
 
-        /// PNG as documents are sent (see ``documentPNGCompression``).
-        public static var documentPNG: Format { .png(compression: documentPNGCompression) }
+        /// PNG as documents are sent: measured on camera frames (docs/capture.md), ``cameraPNG`` is several
+        /// times faster than libpng at zlib level 1 for a file a few per cent larger.
+        public static var documentPNG: Format { .cameraPNG }
 
         var pixbufType: String {
             switch self {
-            case .png: return "png"
+            case .png, .cameraPNG: return "png"
             case .jpeg: return "jpeg"
             }
         }
@@ -29,7 +35,7 @@ public enum ImageEncoder {
         /// The MIME type of the encoded bytes.
         public var mimeType: String {
             switch self {
-            case .png: return "image/png"
+            case .png, .cameraPNG: return "image/png"
             case .jpeg: return "image/jpeg"
             }
         }
@@ -37,14 +43,11 @@ public enum ImageEncoder {
         var options: [(String, String)] {
             switch self {
             case .png(let compression): return [("compression", String(min(9, max(0, compression))))]
+            case .cameraPNG: return [("compression", "1")]
             case .jpeg(let quality): return [("quality", String(min(100, max(1, quality))))]
             }
         }
     }
-
-    /// zlib level for document PNGs: measured on 1920x1080 camera-like frames (docs/capture.md), level 1
-    /// encodes several times faster than the default 6 for a slightly larger file.
-    public static let documentPNGCompression = 1
 
     /// Why encoding failed.
     public struct EncodingError: Error, Sendable, CustomStringConvertible {
@@ -53,6 +56,18 @@ public enum ImageEncoder {
 
     /// Encodes `frame` at its full resolution.
     public static func encode(_ frame: RGBFrame, as format: Format) throws(EncodingError) -> Data {
+        if case .cameraPNG = format {
+            do {
+                let png = try frame.bytes.withUnsafeBytes { pixels throws(PNGEncoder.InvalidFrame) in
+                    try PNGEncoder.encodeRGB(
+                        width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, pixels: pixels)
+                }
+                return Data(png)
+            } catch {
+                // untranslated: technical detail inside a translated message
+                throw EncodingError(description: "png encoding failed: \(error)")
+            }
+        }
         let result: Result<Data, EncodingError> = frame.bytes.withUnsafeBufferPointer { pixels in
             guard
                 let pixbuf = gdk_pixbuf_new_from_data(

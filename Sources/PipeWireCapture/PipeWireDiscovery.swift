@@ -1,0 +1,207 @@
+import CGStreamer
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a look for PipeWire cameras found.
+public struct PipeWireScan: Sendable, Hashable {
+    /// Whether a PipeWire daemon answered (false: none runs, or it did not answer in time).
+    public let daemonReachable: Bool
+    /// The `Video/Source` nodes it offers.
+    public let cameras: [PipeWireCamera]
+
+    public init(daemonReachable: Bool, cameras: [PipeWireCamera]) {
+        self.daemonReachable = daemonReachable
+        self.cameras = cameras
+    }
+
+    /// No daemon, no cameras.
+    public static let unreachable = PipeWireScan(daemonReachable: false, cameras: [])
+}
+
+/// Lists the cameras a PipeWire daemon offers, through GStreamer's `pipewiredeviceprovider` only (never the
+/// V4L2 provider, so `/dev/video*` nodes are not listed twice).
+public enum PipeWireDiscovery {
+    /// How long a look waits for the daemon by default.
+    public static let defaultTimeout = Duration.seconds(2)
+
+    /// Whether this process runs sandboxed (Flatpak's `/.flatpak-info`, or Snap's `SNAP`), where cameras come
+    /// through the desktop's Camera portal.
+    public static var isSandboxed: Bool {
+        access("/.flatpak-info", F_OK) == 0 || environment("SNAP") != nil
+    }
+
+    /// The socket a PipeWire client connects to: `PIPEWIRE_REMOTE` (absolute, or a name under
+    /// `XDG_RUNTIME_DIR`), else `$XDG_RUNTIME_DIR/pipewire-0`; nil without a runtime directory.
+    public static var socketPath: String? {
+        let remote = environment("PIPEWIRE_REMOTE") ?? "pipewire-0"
+        if remote.hasPrefix("/") { return remote }
+        guard let runtime = environment("XDG_RUNTIME_DIR") else { return nil }
+        return runtime + "/" + remote
+    }
+
+    /// Whether a PipeWire socket exists: a cheap first check (no GStreamer) before asking the daemon.
+    public static var daemonSocketExists: Bool {
+        guard let socketPath else { return false }
+        var status = stat()
+        return stat(socketPath, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    /// A new connection to the daemon's socket (close-on-exec), or nil. Each stream connects through its own,
+    /// so that `pipewiresrc` does not share the process-wide connection GStreamer's device provider uses
+    /// (sharing it deadlocks or corrupts memory in PipeWire 0.3.65's plugin when both run at once).
+    static func connectSocket() -> Int32? {
+        guard let socketPath else { return nil }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(socketPath.utf8)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(descriptor)
+            return nil
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path)
+            buffer[path.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// The cameras the daemon offers. Never hangs: with no socket it answers at once, and a daemon that does
+    /// not answer within `timeout` counts as unreachable.
+    public static func scan(timeout: Duration = defaultTimeout) async -> PipeWireScan {
+        guard daemonSocketExists else { return .unreachable }
+        return await BlockingWork.run(timeout: timeout) { scanNow() } ?? .unreachable
+    }
+
+    /// The camera `reference` names (identity, object path, node name, name or serial), if offered.
+    public static func camera(named reference: String, timeout: Duration = defaultTimeout) async -> PipeWireCamera? {
+        await scan(timeout: timeout).cameras.first { $0.matches(reference) }
+    }
+
+    /// GStreamer's PipeWire device provider (a process-wide singleton), once started.
+    ///
+    /// It is started on first use and never stopped: PipeWire 0.3.65's `gst_pipewire_device_provider_stop`
+    /// destroys its registry proxy without holding its thread loop's lock, racing the loop thread, which frees
+    /// the same proxy when the daemon confirms its removal (AddressSanitizer: a double free in
+    /// `gst_device_provider_stop`, the proxy freed by `libpipewire-module-protocol-native` on the loop thread;
+    /// without the sanitizer, "corrupted size vs. prev_size" later). Held started, the provider's own `stop` never
+    /// runs (a device monitor's start and stop only count up and down), and a look reads its live device list
+    /// instead of connecting anew. The mutex also serialises every use of the provider.
+    private static let provider = Mutex<ProviderHold>(ProviderHold())
+
+    private struct ProviderHold: ~Copyable {
+        var started: UnsafeMutablePointer<GstDeviceProvider>?
+    }
+
+    /// Runs `body` with the started provider (starting it first when the daemon answers); nil without one.
+    /// Blocks while the provider connects: call off the main thread when it may not be started yet.
+    static func withStartedProvider<Value: Sendable>(
+        _ body: (UnsafeMutablePointer<GstDeviceProvider>) -> Value
+    ) -> Value? {
+        provider.withLock { hold -> Value? in
+            if hold.started == nil {
+                // A provider started without a daemon stays empty for good: check that one answers first.
+                guard GStreamerRuntime.isAvailable, let probe = connectSocket() else { return nil }
+                close(probe)
+                guard let made = cgst_pipewire_provider() else { return nil }
+                guard gst_device_provider_start(made) != 0 else {
+                    cgst_object_unref(made)
+                    return nil
+                }
+                hold.started = made
+            }
+            guard let started = hold.started else { return nil }
+            return body(started)
+        }
+    }
+
+    /// Asks the daemon (blocking; call off the main thread).
+    static func scanNow() -> PipeWireScan {
+        withStartedProvider { provider in
+            let devices = gst_device_provider_get_devices(provider)
+            defer { g_list_free_full(devices, { cgst_object_unref($0) }) }
+            var cameras: [PipeWireCamera] = []
+            var list = devices
+            while let node = list {
+                if let device = node.pointee.data?.assumingMemoryBound(to: GstDevice.self),
+                    let camera = describe(device)
+                {
+                    cameras.append(camera)
+                }
+                list = node.pointee.next
+            }
+            return PipeWireScan(daemonReachable: true, cameras: cameras)
+        } ?? .unreachable
+    }
+
+    /// A camera for a `Video/Source` device of the PipeWire provider, else nil.
+    static func describe(_ device: UnsafeMutablePointer<GstDevice>) -> PipeWireCamera? {
+        guard cgst_is_pipewire_device(device) != 0 else { return nil }
+        guard let deviceClass = GStreamerRuntime.take(gst_device_get_device_class(device)),
+            deviceClass.split(separator: "/").contains("Video") && deviceClass.contains("Source")
+        else { return nil }
+        let displayName = GStreamerRuntime.take(gst_device_get_display_name(device)) ?? ""
+        let property = { (key: String) in GStreamerRuntime.take(cgst_device_property(device, key)) }
+        let caps = cgst_device_caps(device)
+        defer { cgst_caps_unref(caps) }
+        let nodeName = property("node.name")
+        return PipeWireCamera(
+            name: displayName.isEmpty ? (nodeName ?? "PipeWire camera") : displayName,
+            objectPath: property("object.path"), nodeName: nodeName,
+            target: GStreamerRuntime.take(cgst_device_target(device)) ?? property("object.serial"),
+            modes: modes(in: caps))
+    }
+
+    /// The sizes `caps` list (a size range counts as its two ends), with their rates.
+    static func modes(in caps: UnsafeMutablePointer<GstCaps>?) -> [PipeWireMode] {
+        guard let caps else { return [] }
+        var modes: [PipeWireMode] = []
+        for index in 0..<cgst_caps_size(caps) {
+            var format: UnsafePointer<CChar>?
+            var minWidth: Int32 = 0
+            var maxWidth: Int32 = 0
+            var minHeight: Int32 = 0
+            var maxHeight: Int32 = 0
+            let kind = cgst_caps_entry(caps, index, &format, &minWidth, &maxWidth, &minHeight, &maxHeight)
+            guard kind != 0, minWidth > 0, minHeight > 0 else { continue }
+            var numerators = [Int32](repeating: 0, count: 32)
+            var denominators = [Int32](repeating: 0, count: 32)
+            let count = Int(cgst_caps_rates(caps, index, &numerators, &denominators, 32))
+            let rates = (0..<min(count, 32)).compactMap { item -> PipeWireFrameRate? in
+                guard numerators[item] > 0, denominators[item] > 0 else { return nil }
+                return PipeWireFrameRate(numerator: Int(numerators[item]), denominator: Int(denominators[item]))
+            }
+            var sizes = [(Int(minWidth), Int(minHeight))]
+            if maxWidth != minWidth || maxHeight != minHeight { sizes.append((Int(maxWidth), Int(maxHeight))) }
+            for (width, height) in sizes {
+                let mode = PipeWireMode(width: width, height: height, frameRates: rates, isJPEG: kind == 2)
+                if let existing = modes.firstIndex(where: { $0.width == width && $0.height == height }) {
+                    // Prefer raw video over JPEG for a size both offer (no decoding).
+                    if modes[existing].isJPEG && !mode.isJPEG { modes[existing] = mode }
+                } else {
+                    modes.append(mode)
+                }
+            }
+        }
+        return modes
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# PipeWire cameras without hardware: a private session (its own XDG_RUNTIME_DIR, D-Bus, PipeWire and
+# WirePlumber with its ALSA, BlueZ, V4L2 and libcamera monitors off, so none of this machine's devices
+# show up) with a virtual camera node (videotestsrc ! pipewiresink, 1280x720 YUY2 at 30 fps, a
+# Video/Source), then the PipeWireCaptureTests suite under Xvfb: discovery, frames through
+# PipeWireFrameSource, `--camera auto` choosing PipeWire, hot-plug, two streams on one camera, a camera
+# that is gone, and the capture window taking a photo. Prints the preview rate and capture latency
+# measured, and the time taken. Every process started here is stopped on exit, even on failure.
+#   scripts/pipewire-test.sh [--no-build] [--run COMMAND [ARGUMENTS...]]
+# --run runs COMMAND inside the private session instead of the test suite (e.g. a sanitizer build's tests,
+# valgrind, pw-cli), with GBGBRIDGE_PIPEWIRE_TEST=1 set.
+# Environment: SCRATCH_PATH (SwiftPM's --scratch-path, default .build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+export SWIFT_BACKTRACE=enable=no
+started=$SECONDS
+
+build=1
+if [ "${1:-}" = --no-build ]; then build=0; shift; fi
+run_command=()
+if [ "${1:-}" = --run ]; then shift; run_command=("$@"); build=0; fi
+for tool in pipewire wireplumber pw-cli gst-launch-1.0 gst-inspect-1.0 dbus-daemon xvfb-run; do
+    command -v "$tool" >/dev/null || { echo "pipewire-test: $tool is missing (pipewire, wireplumber, gstreamer1.0-tools, dbus, xvfb)" >&2; exit 1; }
+done
+gst-inspect-1.0 pipewiresrc >/dev/null 2>&1 || { echo "pipewire-test: no pipewiresrc (gstreamer1.0-pipewire)" >&2; exit 1; }
+
+scratch=(--scratch-path "${SCRATCH_PATH:-.build}")
+if [ $build = 1 ]; then swift build --build-tests "${scratch[@]}" >&2; fi
+
+runtime=$(mktemp -d /tmp/gbgbridge-pipewire.XXXXXX)
+chmod 700 "$runtime"
+pids=()
+dbus_pid=
+tests_pid=
+cleanup() {
+    local status=$?
+    # The tests run in a process group of their own (setsid): stop all of it, Xvfb included.
+    [ -z "$tests_pid" ] || kill -- -"$tests_pid" 2>/dev/null || true
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ -z "$dbus_pid" ] || kill "$dbus_pid" 2>/dev/null || true
+    if [ $status != 0 ] && [ -d "$runtime" ]; then
+        for log in "$runtime"/*.log; do [ -f "$log" ] && { echo "--- $log" >&2; tail -n 20 "$log" >&2; }; done
+    fi
+    rm -rf "$runtime"
+    exit $status
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A session of our own: nothing of the user's (or the machine's) session is reached.
+export XDG_RUNTIME_DIR=$runtime
+export XDG_CONFIG_HOME=$runtime/config XDG_STATE_HOME=$runtime/state XDG_DATA_HOME=$runtime/data
+export HOME=$runtime/home
+unset PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR DISPLAY WAYLAND_DISPLAY
+mkdir -p "$XDG_CONFIG_HOME/wireplumber/main.lua.d" "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d" "$HOME"
+cat >"$XDG_CONFIG_HOME/wireplumber/main.lua.d/51-gbgbridge-no-hardware.lua" <<'LUA'
+alsa_monitor.enabled = false
+v4l2_monitor.enabled = false
+libcamera_monitor.enabled = false
+LUA
+echo 'bluez_monitor.enabled = false' >"$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d/51-gbgbridge-no-hardware.lua"
+
+{ read -r DBUS_SESSION_BUS_ADDRESS; read -r dbus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS
+
+session_start=$SECONDS
+pipewire >"$runtime/pipewire.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$runtime/pipewire-0" ] && break; sleep 0.05; done
+[ -S "$runtime/pipewire-0" ] || { echo "pipewire-test: pipewire did not start" >&2; exit 1; }
+wireplumber >"$runtime/wireplumber.log" 2>&1 &
+pids+=($!)
+
+gst-launch-1.0 -q videotestsrc is-live=true pattern=ball \
+    ! video/x-raw,format=YUY2,width=1280,height=720,framerate=30/1 \
+    ! pipewiresink mode=provide \
+    'stream-properties="props,media.class=Video/Source,node.name=gbg-virtual-camera,node.description=\"GBG virtual camera\""' \
+    >"$runtime/camera.log" 2>&1 &
+pids+=($!)
+
+nodes=
+for _ in $(seq 100); do
+    nodes=$(pw-cli ls Node 2>/dev/null || true)
+    grep -q 'node.description = "GBG virtual camera"' <<<"$nodes" && break
+    sleep 0.1
+done
+grep -q 'node.description = "GBG virtual camera"' <<<"$nodes" \
+    || { echo "pipewire-test: the virtual camera node did not appear" >&2; echo "$nodes" >&2; exit 1; }
+grep -q 'media.class = "Video/Source"' <<<"$nodes" || { echo "pipewire-test: no Video/Source node" >&2; exit 1; }
+if grep -q 'object.path = "v4l2:\|api.v4l2\|api.alsa\|api.libcamera' <<<"$nodes"; then
+    echo "pipewire-test: hardware devices leaked into the private session" >&2
+    exit 1
+fi
+echo "pipewire-test: private PipeWire with the virtual camera ready in $((SECONDS - session_start)) s" >&2
+
+if [ ${#run_command[@]} -gt 0 ]; then
+    status=0
+    GBGBRIDGE_PIPEWIRE_TEST=1 NO_AT_BRIDGE=1 "${run_command[@]}" || status=$?
+    exit $status
+fi
+
+output=$runtime/tests.out
+status=0
+GBGBRIDGE_PIPEWIRE_TEST=1 NO_AT_BRIDGE=1 setsid xvfb-run -a -s "-screen 0 1280x1024x24" \
+    swift test --skip-build "${scratch[@]}" --filter PipeWireCaptureTests >"$output" 2>&1 &
+tests_pid=$!
+wait "$tests_pid" || status=$?
+tests_pid=
+grep -v '^warning: prohibited flag' "$output" || true
+grep -q 'PipeWireCameraTests\|PipeWire cameras' "$output" || { echo "pipewire-test: the PipeWire suite did not run" >&2; status=1; }
+if grep -q 'skipped: "needs scripts/pipewire-test.sh' "$output"; then
+    echo "pipewire-test: the PipeWire suites were skipped" >&2
+    status=1
+fi
+
+echo "pipewire-test: measurements (virtual 1280x720 YUY2 camera at 30 fps, debug build):"
+grep -o 'PIPEWIRE-MEASURE .*' "$output" | sed 's/^PIPEWIRE-MEASURE /  /' || true
+echo "pipewire-test: $((SECONDS - started)) s in all"
+exit $status
