@@ -1,8 +1,10 @@
 #!/bin/sh
 # Peak memory of the shell process for large bridge messages, under Xvfb.
 # Prints the shell's peak resident set (VmHWM) for a page at rest, for 30 accepted
-# 60 MiB events, and for one rejected 1 GiB event, plus the page's own view.
-# Usage: scripts/memory-bench.sh [rest|accepted|oversize ...]   (builds the release shell first)
+# 60 MiB events, and for one rejected 1 GiB event, plus the page's own view; `request` times one
+# 60 MiB request while small queries go on (the page reports both). Extra shell options go in
+# MEMORY_BENCH_SHELL_OPTIONS (e.g. "--message-log /tmp/log.jsonl").
+# Usage: scripts/memory-bench.sh [rest|accepted|oversize|request ...]   (builds the release shell first)
 set -eu
 cd "$(dirname "$0")/.."
 export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
@@ -14,7 +16,9 @@ mkdir -p "$out"
 
 # Runs the shell on the page with $1 as fragment; prints the peak RSS in MiB and the page's result.
 measure() {
+    # shellcheck disable=SC2086 # the options are words
     xvfb-run -a "$shell" --headless --camera none --no-console --exit-on bench.done --timeout 300 \
+        ${MEMORY_BENCH_SHELL_OPTIONS:-} \
         "file://$page#$1" > "$out/memory-$1.json" 2> "$out/memory-$1.err" &
     wrapper=$!
     peak=0

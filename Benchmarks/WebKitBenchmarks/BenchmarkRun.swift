@@ -103,6 +103,15 @@ final class BenchmarkRun: BridgeHostDelegate {
             bigTimes.append(number(result, "ms"))
         }
         print("response_20mib_ms \(format(bigTimes.sorted()[1]))")
+
+        var bigRequestTimes: [Double] = []
+        for _ in 0..<3 {
+            evaluate("bench.bigRequest()")
+            let result = await report("bench.bigRequestDone")
+            failed = failed || result.payload.data?["status"] != .string("success")
+            bigRequestTimes.append(number(result, "ms"))
+        }
+        print("request_60mib_ms \(format(bigRequestTimes.sorted()[1]))")
         if let error = host.lastError {
             print("error \(error)")
             failed = true

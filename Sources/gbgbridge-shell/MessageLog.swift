@@ -116,8 +116,18 @@ final class MessageLog {
     }
 
     /// The envelope as sent, on one line; redacted unless payloads are kept.
+    /// Whether `text` holds a line feed or carriage return: a plain loop over its bytes (a closure
+    /// called per byte from the main actor cost seconds on a 60 MiB message).
+    nonisolated static func containsLineBreak(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte == 0x0A || byte == 0x0D { return true }
+            return false
+        }
+    }
+
     private func envelopeText(_ traffic: BridgeTraffic) -> String {
-        let isOneLine = !traffic.json.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        let isOneLine = !Self.containsLineBreak(traffic.json)
         let personal = PayloadRedactor.mayHoldPersonalData(traffic.json)
         if keepPayloads, isOneLine, !personal { return traffic.json }
         let parsed = (try? JSONValue(parsing: traffic.json)) ?? (try? JSONValue(parsing: traffic.message.jsonText()))

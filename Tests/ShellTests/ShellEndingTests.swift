@@ -112,6 +112,25 @@ struct ShellEndingTests {
         #expect(data["preview"] as? String == "data:image/png;base64,\(hello)")
         let log = try String(contentsOfFile: logPath, encoding: .utf8)
         #expect(!log.contains("d29ybGQ="))
+        // A personal key spelt with a \u escape is redacted like any other.
+        #expect(log.contains("test.escaped"))
+        #expect(!log.contains("Eriksson-Escaped"))
+    }
+
+    @Test("with --log-payloads the images stay but personal data is still redacted, its keys spelt with escapes too")
+    func personalDataRedactedWithPayloadsKept() throws {
+        let logPath = file("payloads-kept.jsonl")
+        let run = try ShellRun.run(
+            [
+                ShellRun.fixture("journey-payloads.html"), "--headless", "--exit-on", "test.done", "--timeout", "60",
+                "--message-log", logPath, "--log-payloads",
+            ],
+            scratch: scratch)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let log = try String(contentsOfFile: logPath, encoding: .utf8)
+        #expect(log.contains("d29ybGQ="), "payloads are kept")
+        #expect(log.contains("test.escaped"))
+        #expect(!log.contains("Eriksson-Escaped"))
     }
 
     // MARK: Helpers
