@@ -190,4 +190,46 @@ extension Scenarios {
         _ = await journey.inbox.next("test.after")
         harness.check(true, "page still talks to the host after garbage")
     }
+
+    /// A page whose libraries put `toJSON` on the built-in prototypes (as old Prototype.js does), and a
+    /// class with its own: bodies still arrive as their own enumerable properties, as on iOS, where
+    /// WebKit structured-clones them and never calls `toJSON`.
+    @MainActor
+    static func prototypeToJSON(_ harness: Harness) async {
+        let journey = Journey()
+        journey.server.serve("/", page(title: "Prototype toJSON"))
+        await journey.open("/")
+        journey.run(
+            """
+            Object.prototype.toJSON = function () { return "hijacked object"; };
+            Array.prototype.toJSON = function () { return "hijacked array"; };
+            Date.prototype.toJSON = function () { return "hijacked date"; };
+            String.prototype.toJSON = function () { return "hijacked string"; };
+            function Card() { this.number = "123"; }
+            Card.prototype.toJSON = function () { return "the card's own toJSON"; };
+            sendEvent('test.prototypes', { list: [1, "two", { three: 3 }], when: new Date(0), boxed: new String("s"),
+              card: new Card(), nothing: undefined, holes: [undefined, function () {}], broken: new Date(NaN) });
+            """)
+        let message = await journey.inbox.next("test.prototypes")
+        let data = message.payload.data ?? [:]
+        harness.check(
+            data["list"] == .array([.number(1), .string("two"), .object(["three": .number(3)])]),
+            "arrays and objects arrive as they are", "\(String(describing: data["list"]))")
+        harness.check(
+            data["when"] == .string("1970-01-01T00:00:00.000Z"), "a date as JSON writes it",
+            "\(String(describing: data["when"]))")
+        harness.check(data["broken"] == .null, "an invalid date as null", "\(String(describing: data["broken"]))")
+        harness.check(
+            data["boxed"] == .string("s"), "a boxed string as its text", "\(String(describing: data["boxed"]))")
+        harness.check(
+            data["card"] == .object(["number": .string("123")]), "a class's own toJSON is not called",
+            "\(String(describing: data["card"]))")
+        harness.check(data["nothing"] == nil, "undefined members are left out")
+        harness.check(data["holes"] == .array([.null, .null]), "undefined and functions in arrays become null")
+        journey.run(
+            "request('capability.query', {}).then(function (r) { sendEvent('test.answered', { status: r.payload.status }); })"
+        )
+        let answered = await journey.inbox.next("test.answered")
+        harness.check(answered.payload.data?["status"] == .string("success"), "requests are still answered")
+    }
 }

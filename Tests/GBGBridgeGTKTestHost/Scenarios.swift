@@ -17,6 +17,7 @@ enum Scenarios {
         "round-trip": Scenario(body: roundTrip),
         "events": Scenario(body: events),
         "bodies": Scenario(body: bodies),
+        "prototype-tojson": Scenario(body: prototypeToJSON),
         "origins": Scenario(body: origins),
         "navigation": Scenario(body: navigation),
         "reload": Scenario(body: reload),

@@ -12,7 +12,7 @@ struct TransportScenarioTests {
     @Test(
         "scenario",
         arguments: [
-            "main-loop", "round-trip", "events", "bodies", "origins", "navigation", "reload",
+            "main-loop", "round-trip", "events", "bodies", "prototype-tojson", "origins", "navigation", "reload",
             "web-process-crash", "volume", "lifecycle", "page-lifecycle", "delivery-errors", "snapshot", "file-origin",
             "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",

@@ -71,6 +71,61 @@ enum BridgeScripts {
           var Relay = CustomEvent;
           var stringify = JSON.stringify;
           var parse = JSON.parse;
+          var isArray = Array.isArray;
+          var ownKeys = Object.keys;
+          var tagOf = Object.prototype.toString;
+          var timeOf = Date.prototype.getTime;
+          var isoText = Date.prototype.toISOString;
+          var numberOf = Number.prototype.valueOf;
+          var textOf = String.prototype.valueOf;
+          var truthOf = Boolean.prototype.valueOf;
+          // JSON text of a body as JSON.stringify writes it, but read the way structured cloning reads
+          // it (as WebKit on iOS passes bodies): own enumerable properties only, and no toJSON, from
+          // the value or any prototype, so a library that puts toJSON on Object.prototype or
+          // Array.prototype cannot change what is sent. Dates are written as JSON writes them.
+          function encode(value, path) {
+            if (value === null) { return "null"; }
+            var type = typeof value;
+            if (type === "string" || type === "number" || type === "boolean") { return stringify(value); }
+            if (type === "bigint") { throw new TypeError("a BigInt cannot be sent as JSON"); }
+            if (type !== "object") { return undefined; }
+            for (var depth = 0; depth < path.length; depth++) {
+              if (path[depth] === value) { throw new TypeError("cyclic object value"); }
+            }
+            // Built by concatenation: JavaScriptCore keeps the pieces as a rope, so a large string
+            // member is copied once more only when the text is posted, not at every level.
+            var text;
+            var index;
+            if (isArray(value)) {
+              path[path.length] = value;
+              text = "[";
+              for (index = 0; index < value.length; index++) {
+                var element = encode(value[index], path);
+                text += (index ? "," : "") + (element === undefined ? "null" : element);
+              }
+              path.length -= 1;
+              return text + "]";
+            }
+            var tag = tagOf.call(value);
+            try {
+              if (tag === "[object Date]") {
+                var time = timeOf.call(value);
+                return time === time && time !== Infinity && time !== -Infinity ? stringify(isoText.call(value)) : "null";
+              }
+              if (tag === "[object Number]") { return stringify(numberOf.call(value)); }
+              if (tag === "[object String]") { return stringify(textOf.call(value)); }
+              if (tag === "[object Boolean]") { return stringify(truthOf.call(value)); }
+            } catch (notThatKind) {}
+            path[path.length] = value;
+            var names = ownKeys(value);
+            text = "{";
+            for (index = 0; index < names.length; index++) {
+              var member = encode(value[names[index]], path);
+              if (member !== undefined) { text += (text.length > 1 ? "," : "") + stringify(names[index]) + ":" + member; }
+            }
+            path.length -= 1;
+            return text + "}";
+          }
           var replace = String.prototype.replace;
           var wellFormed = String.prototype.isWellFormed;
           var loneSurrogate = /\\p{Cs}/gu;
@@ -83,15 +138,15 @@ enum BridgeScripts {
               text = body;
             } else {
               var problem = null;
-              try { text = stringify(body); } catch (error) { problem = String(error.message || error); }
+              try { text = encode(body, []); } catch (error) { problem = String(error.message || error); }
               if (problem === null && typeof text !== "string") { problem = "it is " + typeof body + ", not a JSON value"; }
               if (problem !== null) {
-                send("\(noticeEvent)", stringify({ kind: "unserializable", reason: problem }));
+                send("\(noticeEvent)", encode({ kind: "unserializable", reason: problem }, []));
                 throw new TypeError("GBGBridge: the message cannot be sent as JSON (" + problem + ")");
               }
             }
             if (text.length > limit) {
-              send("\(noticeEvent)", stringify({ kind: "oversize", units: text.length }));
+              send("\(noticeEvent)", encode({ kind: "oversize", units: text.length }, []));
               throw new RangeError("GBGBridge: the message is at least " + text.length +
                 " bytes, over the host's limit of " + limit + " bytes");
             }
