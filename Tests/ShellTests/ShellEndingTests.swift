@@ -204,7 +204,11 @@ enum WindowCloser {
                     else { return nil }
                     return String(target.dropFirst(8).dropLast())
                 })
-            let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+            // Read to the end: /proc files report no size, and a one-read load stops after the first
+            // page (4 KiB), which misses this server's sockets on a machine with many.
+            let table = String(
+                decoding: FileHandle(forReadingAtPath: "/proc/net/unix")?.readDataToEndOfFile() ?? Data(), as: UTF8.self
+            )
             for line in table.split(separator: "\n") {
                 let columns = line.split(separator: " ")
                 guard columns.count >= 8, sockets.contains(String(columns[6])),
