@@ -201,8 +201,9 @@ struct BitWriter {
     private var accumulator: UInt64 = 0
     private var pending = 0
 
+    /// A writer for at most `capacity` bytes (not zeroed: only what was written is ever read).
     init(capacity: Int) {
-        bytes = [UInt8](repeating: 0, count: capacity)
+        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
     }
 
     /// Writes the low `bitCount` bits of `value` (at most 32).
@@ -281,6 +282,7 @@ struct BitWriter {
     /// The bytes written, padded to a byte boundary.
     mutating func finish() -> [UInt8] {
         alignToByte()
-        return Array(bytes.prefix(count))
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 }
