@@ -1,4 +1,5 @@
 import CGStreamer
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,95 +15,109 @@ public enum PipeWireDeviceEvent: Sendable, Hashable {
 
 /// Watches the PipeWire daemon for cameras coming and going (GStreamer's device monitor; only the PipeWire
 /// provider's `Video/Source` devices are reported). Events are read from the monitor's bus on a thread of
-/// the watch's own; no main loop is needed.
+/// its own; no main loop is needed.
+///
+/// Every watch in the process listens to one shared device monitor, started on first use and kept: with
+/// PipeWire 0.3.65's provider, of two device monitors started one after the other only one heard of cameras
+/// coming and going, and the provider itself must never be stopped (see ``PipeWireDiscovery``).
 public final class PipeWireHotplugMonitor: Sendable {
     /// Cameras added and removed, in order; finishes after ``stop()``.
     public let events: AsyncStream<PipeWireDeviceEvent>
-    private let monitor: Handle
+    private let subscription: UInt64
+    private let stopped = Mutex(false)
 
     /// Starts watching; nil when GStreamer has no PipeWire plugin, no daemon answers or the monitor does not
     /// start. Blocks while GStreamer's PipeWire device provider connects, unless a look
     /// (``PipeWireDiscovery/scan(timeout:)``) already found the daemon.
     public init?() {
-        guard GStreamerRuntime.isAvailable, let monitor = cgst_video_source_monitor() else { return nil }
-        let handle = Handle(monitor)
-        // The monitor's start and stop then only count on the provider, which stays started (see
-        // PipeWireDiscovery.provider).
-        let started = PipeWireDiscovery.withStartedProvider { _ in gst_device_monitor_start(monitor) != 0 } ?? false
-        guard started, let bus = gst_device_monitor_get_bus(monitor) else {
-            cgst_object_unref(monitor)
+        guard GStreamerRuntime.isAvailable, let (subscription, events) = SharedDeviceWatch.shared.subscribe() else {
             return nil
         }
-        let (events, continuation) = AsyncStream<PipeWireDeviceEvent>.makeStream()
+        self.subscription = subscription
         self.events = events
-        self.monitor = handle
-        let busHandle = Handle(bus)
-        let reading = BlockingWork.startThread {
-            Self.readBus(UnsafeMutablePointer(busHandle.pointer), continuation)
-        }
-        if !reading {
-            continuation.finish()
-            cgst_object_unref(bus)
-        }
     }
 
     /// Stops watching and ends ``events``.
     public func stop() {
-        guard monitor.claimStop() else { return }
-        let raw = UnsafeMutablePointer<GstDeviceMonitor>(monitor.pointer)
-        if let bus = gst_device_monitor_get_bus(raw) {
-            cgst_bus_post_stop(bus)
-            cgst_object_unref(bus)
+        let first = stopped.withLock { wasStopped -> Bool in
+            defer { wasStopped = true }
+            return !wasStopped
         }
-        _ = PipeWireDiscovery.withStartedProvider { _ in gst_device_monitor_stop(raw) }
-        cgst_object_unref(raw)
+        if first { SharedDeviceWatch.shared.unsubscribe(subscription) }
     }
 
     deinit {
         stop()
     }
+}
 
-    private static func readBus(
-        _ bus: UnsafeMutablePointer<GstBus>, _ continuation: AsyncStream<PipeWireDeviceEvent>.Continuation
-    ) {
+/// The process's one device monitor for PipeWire cameras, and who listens to it.
+final class SharedDeviceWatch: Sendable {
+    static let shared = SharedDeviceWatch()
+
+    private struct State: ~Copyable {
+        var isStarted = false
+        var nextSubscription: UInt64 = 0
+        var subscribers: [UInt64: AsyncStream<PipeWireDeviceEvent>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// A new listener's number and its events; nil when the monitor cannot start.
+    func subscribe() -> (UInt64, AsyncStream<PipeWireDeviceEvent>)? {
+        state.withLock { state -> (UInt64, AsyncStream<PipeWireDeviceEvent>)? in
+            if !state.isStarted {
+                guard startMonitor() else { return nil }
+                state.isStarted = true
+            }
+            let (events, continuation) = AsyncStream<PipeWireDeviceEvent>.makeStream()
+            state.nextSubscription += 1
+            state.subscribers[state.nextSubscription] = continuation
+            return (state.nextSubscription, events)
+        }
+    }
+
+    /// Ends a listener's events.
+    func unsubscribe(_ subscription: UInt64) {
+        let continuation = state.withLock { $0.subscribers.removeValue(forKey: subscription) }
+        continuation?.finish()
+    }
+
+    /// Starts the device monitor and the thread that reads its bus for the rest of the process's life.
+    private func startMonitor() -> Bool {
+        guard let monitor = cgst_video_source_monitor() else { return false }
+        let started = PipeWireDiscovery.withStartedProvider { _ in gst_device_monitor_start(monitor) != 0 } ?? false
+        guard started, let bus = gst_device_monitor_get_bus(monitor) else {
+            cgst_object_unref(monitor)
+            return false
+        }
+        let busHandle = Handle(bus)
+        return BlockingWork.startThread { [self] in
+            self.readBus(UnsafeMutablePointer(busHandle.pointer))
+        }
+    }
+
+    private func readBus(_ bus: UnsafeMutablePointer<GstBus>) {
         let types = GstMessageType(rawValue: GST_MESSAGE_DEVICE_ADDED.rawValue | GST_MESSAGE_DEVICE_REMOVED.rawValue)
         while let message = cgst_bus_wait(bus, types) {
             defer { cgst_message_unref(message) }
             let type = cgst_message_type(message)
-            if type == GST_MESSAGE_APPLICATION { break }
             guard let device = cgst_message_device(message) else { continue }
             defer { cgst_object_unref(device) }
             guard cgst_is_pipewire_device(device) != 0 else { continue }
             let name = GStreamerRuntime.take(gst_device_get_display_name(device)) ?? ""
-            continuation.yield(type == GST_MESSAGE_DEVICE_ADDED ? .added(name) : .removed(name))
+            let event: PipeWireDeviceEvent = type == GST_MESSAGE_DEVICE_ADDED ? .added(name) : .removed(name)
+            let listeners = state.withLock { Array($0.subscribers.values) }
+            for listener in listeners { listener.yield(event) }
         }
-        continuation.finish()
-        cgst_object_unref(bus)
     }
 }
 
-/// A GStreamer object pointer handed between threads (GStreamer objects are thread-safe), stopped once.
+/// A GStreamer object pointer handed to another thread (GStreamer objects are thread-safe).
 final class Handle: @unchecked Sendable {
     let pointer: OpaquePointer
-    private var isStopped = false
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     init<T>(_ pointer: UnsafeMutablePointer<T>) {
         self.pointer = OpaquePointer(pointer)
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
-
-    /// True the first time only.
-    func claimStop() -> Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if isStopped { return false }
-        isStopped = true
-        return true
     }
 }

@@ -331,9 +331,10 @@ private final class Pipeline: @unchecked Sendable {
         guard first else { return }
         // Synchronous for these elements: when it returns, no streaming thread runs and pipewiresrc has
         // released its PipeWire connection (the descriptor is closed only when this object goes).
+        // The bus thread is told first: the pipeline's bus drops every message once it is in the NULL state.
+        cgst_bus_post_stop(UnsafeMutablePointer(bus))
         _ = cgst_set_state(UnsafeMutablePointer(element), GST_STATE_NULL, 0)
         cgst_appsink_clear_callbacks(UnsafeMutablePointer(sink))
-        cgst_bus_post_stop(UnsafeMutablePointer(bus))
         continuation.finish()
         started.signal()
     }

@@ -216,6 +216,8 @@ struct PipeWireCameraTests {
         let node = "gbg-hotplug-camera"
         var camera: VirtualCamera? = try VirtualCamera(node: node)
         #expect(await eventually { await PipeWireDiscovery.camera(named: node) != nil })
+        // Events carry the camera's display name, which GStreamer takes from the node's description.
+        let name = await PipeWireDiscovery.camera(named: node)?.name ?? node
 
         let monitor = try #require(PipeWireHotplugMonitor())
         defer { monitor.stop() }
@@ -238,12 +240,12 @@ struct PipeWireCameraTests {
 
         camera?.stop()
         camera = nil
-        #expect(await eventually { await events.contains(.removed(node)) }, "removed event")
+        #expect(await eventually { await events.contains(.removed(name)) }, "removed event")
         #expect(await eventually { coordinator.cameraAvailable == false }, "availability false")
         #expect(!host.documentCapture.isEnabled)
 
         camera = try VirtualCamera(node: node)
-        #expect(await eventually { await events.contains(.added(node)) }, "added event")
+        #expect(await eventually { await events.contains(.added(name)) }, "added event")
         #expect(await eventually { coordinator.cameraAvailable == true }, "availability true")
         #expect(changes == [false, true])
         camera?.stop()

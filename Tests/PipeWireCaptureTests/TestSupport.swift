@@ -37,11 +37,17 @@ final class VirtualCamera: @unchecked Sendable {
         try process.run()
     }
 
-    /// Stops the node (it leaves the daemon's graph).
+    /// Stops the node (it leaves the daemon's graph) and waits up to 5 s for the process to end.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        // SIGKILL, not terminate()'s SIGTERM: the child inherits the spawning thread's signal mask, and a concurrency
+        // thread's blocks SIGTERM, so gst-launch would never end (and the node never leave). Not waitUntilExit()
+        // either: on a concurrency thread it spins a run loop that never hears of the exit.
+        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning && ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
     }
 
     deinit { stop() }
