@@ -73,8 +73,8 @@ public enum CaptureResultBuilder {
         } catch {
             _ = await zone
             // untranslated: sent to the page, which shows its own text
-            return .answer(
-                .failed(code: "CAPTURE_FAILED", message: "Could not encode the photo: \(error)", recoverable: true))
+            let message = "Could not encode the photo: \(error)"
+            return .answer(.failed(code: "CAPTURE_FAILED", message: message, recoverable: true))
         }
     }
 
