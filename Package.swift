@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "GBGBridgeLocalizationTests", dependencies: ["GBGBridgeLocalization"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
-            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture"],
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "PipeWireCapture"],
             path: "Tests/GBGBridgeGTKTestHost",
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("soup-3.0")]

@@ -73,21 +73,33 @@ for _ in $(seq 100); do [ -S "$runtime/pipewire-0" ] && break; sleep 0.05; done
 wireplumber >"$runtime/wireplumber.log" 2>&1 &
 pids+=($!)
 
-gst-launch-1.0 -q videotestsrc is-live=true pattern=ball \
-    ! video/x-raw,format=YUY2,width=1280,height=720,framerate=30/1 \
-    ! pipewiresink mode=provide \
-    'stream-properties="props,media.class=Video/Source,node.name=gbg-virtual-camera,node.description=\"GBG virtual camera\""' \
-    >"$runtime/camera.log" 2>&1 &
-pids+=($!)
-
-nodes=
-for _ in $(seq 100); do
-    nodes=$(pw-cli ls Node 2>/dev/null || true)
-    grep -q 'node.description = "GBG virtual camera"' <<<"$nodes" && break
-    sleep 0.1
-done
-grep -q 'node.description = "GBG virtual camera"' <<<"$nodes" \
-    || { echo "pipewire-test: the virtual camera node did not appear" >&2; echo "$nodes" >&2; exit 1; }
+# The virtual camera. A media.role of Camera, as PipeWire's own camera monitors set, is what the Camera portal
+# looks for. (pipewiresink in provide mode serves nobody after a reader vanished without closing its stream, a
+# killed gst-launch as much as a test process at exit: each phase gets a fresh one.)
+camera_pid=
+start_virtual_camera() {
+    if [ -n "$camera_pid" ]; then
+        kill "$camera_pid" 2>/dev/null || true
+        wait "$camera_pid" 2>/dev/null || true
+        for _ in $(seq 100); do pw-cli ls Node 2>/dev/null | grep -q 'GBG virtual camera' || break; sleep 0.05; done
+    fi
+    gst-launch-1.0 -q videotestsrc is-live=true pattern=ball \
+        ! video/x-raw,format=YUY2,width=1280,height=720,framerate=30/1 \
+        ! pipewiresink mode=provide \
+        'stream-properties="props,media.class=Video/Source,media.role=Camera,node.name=gbg-virtual-camera,node.description=\"GBG virtual camera\""' \
+        >>"$runtime/camera.log" 2>&1 &
+    camera_pid=$!
+    pids+=($camera_pid)
+    nodes=
+    for _ in $(seq 100); do
+        nodes=$(pw-cli ls Node 2>/dev/null || true)
+        grep -q 'node.description = "GBG virtual camera"' <<<"$nodes" && break
+        sleep 0.1
+    done
+    grep -q 'node.description = "GBG virtual camera"' <<<"$nodes" \
+        || { echo "pipewire-test: the virtual camera node did not appear" >&2; echo "$nodes" >&2; exit 1; }
+}
+start_virtual_camera
 grep -q 'media.class = "Video/Source"' <<<"$nodes" || { echo "pipewire-test: no Video/Source node" >&2; exit 1; }
 if grep -q 'object.path = "v4l2:\|api.v4l2\|api.alsa\|api.libcamera' <<<"$nodes"; then
     echo "pipewire-test: hardware devices leaked into the private session" >&2
@@ -101,8 +113,75 @@ if [ ${#run_command[@]} -gt 0 ]; then
     exit $status
 fi
 
-output=$runtime/tests.out
 status=0
+# First the Camera portal phase: xdg-desktop-portal with its GTK backend (the Access dialog) on the private bus.
+# The page's own getUserMedia (WebKit asks the portal) streams the camera while a native stream reads it too; then
+# cameras are reached through the portal as a sandboxed host reaches them (GBGBRIDGE_CAMERA_PORTAL=1): refused,
+# then granted (the portal's permission store says so, no dialog).
+portal_phase=$runtime/portal-phase.sh
+cat >"$portal_phase" <<'PHASE'
+set -u
+store_permission() {
+    gdbus call --session --dest org.freedesktop.impl.portal.PermissionStore \
+        --object-path /org/freedesktop/impl/portal/PermissionStore \
+        --method org.freedesktop.impl.portal.PermissionStore.SetPermission devices true camera '' "['$1']" >/dev/null
+}
+# The portal and its GTK backend start on demand (D-Bus activation), as on a desktop, and again if one ends
+# (xdg-desktop-portal 1.16 can crash answering AccessCamera). The GTK backend serves the desktops its portal
+# file names (UseIn=gnome) and needs the display: only the services started on demand are told so.
+XDG_CURRENT_DESKTOP=GNOME dbus-update-activation-environment DISPLAY XAUTHORITY XDG_CURRENT_DESKTOP
+# The backend first: xdg-desktop-portal 1.16 that starts before its Lockdown backend answers keeps a null Lockdown
+# and crashes on the first camera call (a desktop session starts the backends first, too).
+for _ in $(seq 100); do
+    gdbus introspect --session --dest org.freedesktop.impl.portal.desktop.gtk \
+        --object-path /org/freedesktop/portal/desktop 2>/dev/null | grep -q 'impl.portal.Lockdown' && break
+    sleep 0.1
+done
+for _ in $(seq 100); do
+    gdbus introspect --session --dest org.freedesktop.portal.Desktop --object-path /org/freedesktop/portal/desktop \
+        2>/dev/null | grep -q 'interface org.freedesktop.portal.Camera' && break
+    sleep 0.1
+done
+gdbus introspect --session --dest org.freedesktop.portal.Desktop --object-path /org/freedesktop/portal/desktop \
+    2>/dev/null | grep -q 'interface org.freedesktop.portal.Camera' \
+    || { echo "pipewire-test: the desktop portal offers no Camera interface" >&2; exit 1; }
+if [ "$1" = page ]; then
+    store_permission yes
+    exec "$TEST_HOST" web-camera-pipewire
+fi
+store_permission no
+exec swift test --skip-build $SCRATCH_ARGUMENTS --filter CameraPortalTests
+PHASE
+portal_status=0
+if [ -x /usr/libexec/xdg-desktop-portal ] && [ -x /usr/libexec/xdg-desktop-portal-gtk ] \
+    && command -v dbus-update-activation-environment >/dev/null; then
+    echo "pipewire-test: the Camera portal phase" >&2
+    test_host="$(swift build "${scratch[@]}" --show-bin-path)/gbgbridge-gtk-testhost"
+    # The page and the suite each on a fresh virtual camera (see start_virtual_camera).
+    for part in page suite; do
+        [ $part = page ] || start_virtual_camera
+        GBGBRIDGE_PIPEWIRE_TEST=portal GBGBRIDGE_CAMERA_PORTAL=1 NO_AT_BRIDGE=1 SCRATCH_ARGUMENTS="${scratch[*]}" \
+            TEST_HOST="$test_host" setsid --wait timeout -k 10 240 xvfb-run -a -s "-screen 0 1280x1024x24" \
+            bash "$portal_phase" $part >>"$runtime/portal.out" 2>&1 &
+        tests_pid=$!
+        wait "$tests_pid" || portal_status=$?
+        tests_pid=
+    done
+    grep -v '^warning: prohibited flag' "$runtime/portal.out" || true
+    grep -q "^# 4 checks, 0 failed" "$runtime/portal.out" \
+        || { echo "pipewire-test: the page and the window did not share the camera" >&2; portal_status=1; }
+    grep -q 'Suite "Camera portal" started' "$runtime/portal.out" \
+        || { echo "pipewire-test: the Camera portal suite did not run" >&2; portal_status=1; }
+    if grep -q '^✘\|^not ok' "$runtime/portal.out"; then portal_status=1; fi
+    [ $portal_status = 0 ] || { echo "pipewire-test: the Camera portal phase failed" >&2; status=1; }
+else
+    echo "pipewire-test: the Camera portal phase needs xdg-desktop-portal, xdg-desktop-portal-gtk and dbus-bin" >&2
+    status=1
+fi
+
+
+start_virtual_camera
+output=$runtime/tests.out
 # A hung camera must not hold the suite: the run gets 4 minutes (it takes under a minute).
 GBGBRIDGE_PIPEWIRE_TEST=1 NO_AT_BRIDGE=1 setsid --wait timeout -k 10 240 xvfb-run -a -s "-screen 0 1280x1024x24" \
     swift test --skip-build "${scratch[@]}" --filter PipeWireCaptureTests >"$output" 2>&1 &
@@ -117,7 +196,7 @@ for suite in "PipeWire cameras" "PipeWire choices" "PipeWire capture window"; do
     grep -q "Suite \"$suite\" started" "$output" || { echo "pipewire-test: suite \"$suite\" did not run" >&2; status=1; }
 done
 if grep -q '^✘' "$output"; then status=1; fi
-if grep -q 'skipped: "needs scripts/pipewire-test.sh' "$output"; then
+if grep -q 'skipped: "needs scripts/pipewire-test.sh (GBGBRIDGE_PIPEWIRE_TEST=1)' "$output"; then
     echo "pipewire-test: the PipeWire suites were skipped" >&2
     status=1
 fi

@@ -55,8 +55,15 @@ public struct CameraDetector {
 
     /// Looks at the PipeWire daemon's cameras first (a camera it offers is `granted`: PipeWire clients need
     /// no device access of their own), then at the capture devices in `/dev`.
+    ///
+    /// Through the Camera portal (sandboxed) nobody is asked here: before the portal has granted access, a camera
+    /// it says is present is `notDetermined` (`denied` after a refusal).
     public static func detect() async -> CameraDetector.Result {
-        result(for: await PipeWireDiscovery.scan(), devices: check())
+        if let portal = await CaptureCoordinator.portalAvailabilityWithoutAsking() {
+            return Result(
+                hardwareAvailable: portal.available, permissionState: portal.permissionState ?? .notDetermined)
+        }
+        return result(for: await PipeWireDiscovery.scan(), devices: check())
     }
 
     /// The result of a PipeWire look combined with the `/dev` one.

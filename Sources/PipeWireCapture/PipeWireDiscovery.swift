@@ -11,10 +11,13 @@ public struct PipeWireScan: Sendable, Hashable {
     public let daemonReachable: Bool
     /// The `Video/Source` nodes it offers.
     public let cameras: [PipeWireCamera]
+    /// Why the Camera portal gave no cameras (access refused, no portal), when it is used; nil otherwise.
+    public let refusal: String?
 
-    public init(daemonReachable: Bool, cameras: [PipeWireCamera]) {
+    public init(daemonReachable: Bool, cameras: [PipeWireCamera], refusal: String? = nil) {
         self.daemonReachable = daemonReachable
         self.cameras = cameras
+        self.refusal = refusal
     }
 
     /// No daemon, no cameras.
@@ -81,10 +84,29 @@ public enum PipeWireDiscovery {
 
     /// The cameras the daemon offers. Never hangs: with no socket it answers at once, and a daemon that does
     /// not answer within `timeout` counts as unreachable.
+    ///
+    /// Through the Camera portal (``CameraPortal/isUsed``) the first look asks the portal for a remote, which
+    /// may show the desktop's permission dialog; a refusal reads as no camera (``PipeWireScan/refusal`` says why).
     public static func scan(timeout: Duration = defaultTimeout) async -> PipeWireScan {
-        guard daemonSocketExists else { return .unreachable }
-        return await BlockingWork.run(timeout: timeout) { scanNow() } ?? .unreachable
+        guard CameraPortal.isUsed else {
+            guard daemonSocketExists else { return .unreachable }
+            return await BlockingWork.run(timeout: timeout) { scanNow(portalRemote: nil) } ?? .unreachable
+        }
+        var remote: Int32?
+        if !providerStarted {
+            do {
+                remote = try await CameraPortal.openRemote()
+            } catch {
+                return PipeWireScan(daemonReachable: false, cameras: [], refusal: error.detail)
+            }
+        }
+        let portalRemote = remote
+        return await BlockingWork.run(timeout: timeout) { scanNow(portalRemote: portalRemote) } ?? .unreachable
     }
+
+    /// Whether the device provider is connected already (it then needs no new remote; through the Camera
+    /// portal, access was granted).
+    public static var providerStarted: Bool { provider.withLock { $0.started != nil } }
 
     /// The camera `reference` names (identity, object path, node name, name or serial), if offered.
     public static func camera(named reference: String, timeout: Duration = defaultTimeout) async -> PipeWireCamera? {
@@ -108,20 +130,38 @@ public enum PipeWireDiscovery {
 
     /// Runs `body` with the started provider (starting it first when the daemon answers); nil without one.
     /// Blocks while the provider connects: call off the main thread when it may not be started yet.
+    ///
+    /// `portalRemote` (a Camera portal remote, owned from then on) is what a provider not yet started connects
+    /// through; it stays open for the provider's life, so that no later descriptor reuses its number (GStreamer's
+    /// PipeWire plugin shares one connection among users of the same descriptor number). Unused, it is closed.
     static func withStartedProvider<Value: Sendable>(
+        portalRemote: Int32? = nil,
         _ body: (UnsafeMutablePointer<GstDeviceProvider>) -> Value
     ) -> Value? {
         provider.withLock { hold -> Value? in
             if hold.started == nil {
-                // A provider started without a daemon stays empty for good: check that one answers first.
-                guard GStreamerRuntime.isAvailable, let probe = connectSocket() else { return nil }
-                close(probe)
-                guard let made = cgst_pipewire_provider() else { return nil }
+                guard GStreamerRuntime.isAvailable else {
+                    if let portalRemote { close(portalRemote) }
+                    return nil
+                }
+                if portalRemote == nil {
+                    // A provider started without a daemon stays empty for good: check that one answers first.
+                    guard !CameraPortal.isUsed, let probe = connectSocket() else { return nil }
+                    close(probe)
+                }
+                guard let made = cgst_pipewire_provider() else {
+                    if let portalRemote { close(portalRemote) }
+                    return nil
+                }
+                if let portalRemote { cgst_set_int(made, "fd", portalRemote) }
                 guard gst_device_provider_start(made) != 0 else {
                     cgst_object_unref(made)
+                    if let portalRemote { close(portalRemote) }
                     return nil
                 }
                 hold.started = made
+            } else if let portalRemote {
+                close(portalRemote)
             }
             guard let started = hold.started else { return nil }
             return body(started)
@@ -129,8 +169,8 @@ public enum PipeWireDiscovery {
     }
 
     /// Asks the daemon (blocking; call off the main thread).
-    static func scanNow() -> PipeWireScan {
-        withStartedProvider { provider in
+    static func scanNow(portalRemote: Int32?) -> PipeWireScan {
+        withStartedProvider(portalRemote: portalRemote) { provider in
             let devices = gst_device_provider_get_devices(provider)
             defer { g_list_free_full(devices, { cgst_object_unref($0) }) }
             var cameras: [PipeWireCamera] = []

@@ -76,8 +76,13 @@ public final class PipeWireStream: Sendable {
         }
         let (frames, continuation) = AsyncThrowingStream<PipeWireFrame, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
-        // Without a portal remote, a connection of the stream's own (see PipeWireDiscovery.connectSocket()).
-        let ownConnection = fd == nil ? PipeWireDiscovery.connectSocket() : nil
+        // Without a given remote, a connection of the stream's own (see PipeWireDiscovery.connectSocket()): a new
+        // Camera portal remote when cameras come through the portal.
+        var ownConnection: Int32?
+        if fd == nil {
+            ownConnection =
+                CameraPortal.isUsed ? try await CameraPortal.openRemote() : PipeWireDiscovery.connectSocket()
+        }
         let pipeline: Pipeline
         do {
             pipeline = try Pipeline.make(

@@ -110,7 +110,7 @@ struct ShellSettings {
         if case .device(let path) = camera, !path.hasPrefix("/dev/") {
             throw .usage(
                 tr(
-                    "--camera takes a device such as /dev/video0, auto, none or test-pattern, not '{value}'",
+                    "--camera takes a device such as /dev/video0, pipewire, pipewire:NAME, auto, none or test-pattern, not '{value}'",
                     ["value": path]))
         }
 

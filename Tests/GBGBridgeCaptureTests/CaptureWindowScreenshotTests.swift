@@ -34,25 +34,21 @@ struct CaptureWindowScreenshotTests {
         host.receive(text: requestJSON(action, id: "shot", data: data))
         try #require(await GTKTestEnvironment.pump { coordinator.windows[kind]?.phase == .live })
         let window = try #require(coordinator.windows[kind])
-        await GTKTestEnvironment.pump(for: .milliseconds(700))
-
-        let shot = try render(window.window)
+        // Painted when the preview shows the frame (many distinct colours), not an empty window; on a loaded
+        // machine the first paint can take a while, so look again until it comes (10 s at most).
+        var shot = try render(window.window)
+        var colours = distinctColours(in: shot)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while colours.count <= 50 && ContinuousClock.now < deadline {
+            await GTKTestEnvironment.pump(for: .milliseconds(200))
+            g_object_unref(UnsafeMutableRawPointer(shot))
+            shot = try render(window.window)
+            colours = distinctColours(in: shot)
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(shot)) }
         let width = gdk_pixbuf_get_width(shot)
         let height = gdk_pixbuf_get_height(shot)
         #expect(width >= 480 && height >= 270)
-
-        // The preview area must show the frame (many distinct colours), not an empty window.
-        let pixels = gdk_pixbuf_get_pixels(shot)!
-        let rowStride = Int(gdk_pixbuf_get_rowstride(shot))
-        let channels = Int(gdk_pixbuf_get_n_channels(shot))
-        var colours = Set<UInt32>()
-        for y in stride(from: 0, to: Int(height), by: 7) {
-            for x in stride(from: 0, to: Int(width), by: 7) {
-                let p = pixels + y * rowStride + x * channels
-                colours.insert(UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2]))
-            }
-        }
         #expect(colours.count > 50, "the window looks blank (\(colours.count) colours)")
 
         if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
@@ -94,6 +90,21 @@ struct CaptureWindowScreenshotTests {
 
     /// Paints the window's widgets into an image. Reading the screen instead would pick up
     /// whatever covers the window: other suites open windows on the same display meanwhile.
+    /// The distinct colours of every seventh pixel of every seventh row.
+    private func distinctColours(in shot: OpaquePointer) -> Set<UInt32> {
+        let pixels = gdk_pixbuf_get_pixels(shot)!
+        let rowStride = Int(gdk_pixbuf_get_rowstride(shot))
+        let channels = Int(gdk_pixbuf_get_n_channels(shot))
+        var colours = Set<UInt32>()
+        for y in stride(from: 0, to: Int(gdk_pixbuf_get_height(shot)), by: 7) {
+            for x in stride(from: 0, to: Int(gdk_pixbuf_get_width(shot)), by: 7) {
+                let p = pixels + y * rowStride + x * channels
+                colours.insert(UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2]))
+            }
+        }
+        return colours
+    }
+
     private func render(_ widget: UnsafeMutablePointer<GtkWidget>) throws -> OpaquePointer {
         let width = gtk_widget_get_allocated_width(widget)
         let height = gtk_widget_get_allocated_height(widget)

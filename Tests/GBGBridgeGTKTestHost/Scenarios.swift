@@ -48,6 +48,7 @@ enum Scenarios {
         "web-camera-hostile": Scenario(timeoutSeconds: 120, body: webCameraHostile),
         // Needs vivid cameras: run in the camera VM (scripts/camera-vm-test.sh), not by the test suite.
         "web-camera-vivid": Scenario(timeoutSeconds: 400, body: webCameraVivid),
+        "web-camera-pipewire": Scenario(timeoutSeconds: 180, body: webCameraPipeWire),
     ]
 
     /// The page-side test client served at `/lib.js`.

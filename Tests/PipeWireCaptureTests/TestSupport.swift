@@ -10,6 +10,9 @@ import GBGBridge
 enum PrivatePipeWire {
     /// Whether the script says its private PipeWire runs (`GBGBRIDGE_PIPEWIRE_TEST=1`).
     static let running = ProcessInfo.processInfo.environment["GBGBRIDGE_PIPEWIRE_TEST"] == "1"
+    /// Whether the script runs the Camera portal phase (`GBGBRIDGE_PIPEWIRE_TEST=portal`): the desktop portal
+    /// with its GTK backend on the private bus, cameras reached through it (`GBGBRIDGE_CAMERA_PORTAL=1`).
+    static let portal = ProcessInfo.processInfo.environment["GBGBRIDGE_PIPEWIRE_TEST"] == "portal"
     /// The virtual camera the script provides.
     static let cameraName = "GBG virtual camera"
     static let cameraNode = "gbg-virtual-camera"

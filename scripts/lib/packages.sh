@@ -13,7 +13,8 @@ BUILD_PACKAGES=(
 # elements and its test source for a virtual camera node.
 PIPEWIRE_TEST_PACKAGES=(
     pipewire pipewire-bin wireplumber gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base
-    gstreamer1.0-plugins-good dbus-daemon
+    gstreamer1.0-plugins-good dbus-daemon dbus-bin xdg-desktop-portal
+    xdg-desktop-portal-gtk libglib2.0-bin
 )
 # Wayland sessions without a display: weston's headless backend, cage (a kiosk compositor, headless
 # through wlroots) and grim for screenshots of a wlroots compositor.

@@ -278,6 +278,17 @@ public final class CaptureCoordinator {
         var permissionState: PermissionState?
     }
 
+    /// Through the Camera portal, before it has granted access: what it says without asking anyone (a camera
+    /// present is `notDetermined` until the portal's dialog is answered at the first capture; a refusal is
+    /// `denied`). Nil when the portal is not used, has granted access already, or is not there.
+    nonisolated static func portalAvailabilityWithoutAsking() async -> CameraAvailability? {
+        guard CameraPortal.isUsed, !PipeWireDiscovery.providerStarted else { return nil }
+        guard let present = await CameraPortal.isCameraPresent() else { return nil }
+        if !present { return CameraAvailability(available: false, permissionState: .notApplicable) }
+        return CameraAvailability(
+            available: true, permissionState: CameraPortal.lastRefusal == nil ? .notDetermined : .denied)
+    }
+
     nonisolated static func availability(of camera: CameraChoice) async -> CameraAvailability {
         switch camera {
         case .none:
@@ -285,12 +296,14 @@ public final class CaptureCoordinator {
         case .synthetic:
             return CameraAvailability(available: true, permissionState: .granted)
         case .auto:
+            if let portal = await portalAvailabilityWithoutAsking() { return portal }
             if !(await PipeWireDiscovery.scan().cameras.isEmpty) {
                 return CameraAvailability(available: true, permissionState: .granted)
             }
             let detected = CameraDetector.result(for: await scanCameras())
             return CameraAvailability(available: detected.hardwareAvailable, permissionState: detected.permissionState)
         case .pipewire(let name):
+            if let portal = await portalAvailabilityWithoutAsking() { return portal }
             let found = await pipeWireCameras(named: name)
             return CameraAvailability(
                 available: !found.isEmpty, permissionState: found.isEmpty ? .notApplicable : .granted)
