@@ -60,8 +60,41 @@ import Testing
     @Test func tenMegabyteStringsAreAccepted() async {
         let big = String(repeating: "A", count: 10 * 1024 * 1024)
         host.receive(text: TestMessages.request("upload.big", correlationId: "big", data: ["blob": .string(big)]))
+        await host.backgroundDecodingFinished()
         #expect(host.lastError == nil)
         #expect(host.pendingRequests.first?.payload.data?["blob"] == .string(big))
+    }
+
+    @Test func smallRequestsAreAnsweredWhileALargeOneDecodes() async {
+        host.registerCustomCapability("upload.big") { request, responder in
+            var bytes = 0
+            if case .string(let blob)? = request.payload.data?["blob"] { bytes = blob.utf8.count }
+            responder.respond(status: .success, data: ["bytes": .number(Double(bytes))], error: nil)
+        }
+        let big = String(repeating: "A", count: 20 * 1024 * 1024)
+        host.receive(text: TestMessages.request("upload.big", correlationId: "big", data: ["blob": .string(big)]))
+        host.receive(text: TestMessages.request("capability.query", correlationId: "small"))
+        #expect(transport.deliveredMessages.map(\.correlationId) == ["small"], "answered at once, before the large one")
+        await host.backgroundDecodingFinished()
+        await transport.waitForDeliveries(2)
+        #expect(transport.deliveredMessages.map(\.correlationId) == ["small", "big"])
+        #expect(transport.deliveredMessages.last?.payload.data?["bytes"] == .number(Double(big.utf8.count)))
+        #expect(host.receivedMessages.map(\.correlationId) == ["small", "big"])
+    }
+
+    @Test func aLargeMessageOfAPageThatWentAwayIsNotHandled() async {
+        let big = String(repeating: "A", count: 20 * 1024 * 1024)
+        host.receive(text: TestMessages.request("upload.big", correlationId: "old-page", data: ["blob": .string(big)]))
+        host.resetForNewPage(reason: "reload")
+        await host.backgroundDecodingFinished()
+        #expect(host.receivedMessages.isEmpty && host.pendingRequests.isEmpty && host.lastError == nil)
+    }
+
+    @Test func aLargeMalformedMessageIsRejectedAfterDecoding() async {
+        host.receive(text: "{\"blob\": \"" + String(repeating: "A", count: 20 * 1024 * 1024))
+        await host.backgroundDecodingFinished()
+        #expect(host.receivedMessages.isEmpty)
+        #expect(host.lastError?.hasPrefix("Rejected a message from the page: ") == true)
     }
 
     @Test func sizeLimitIsConfigurable() {

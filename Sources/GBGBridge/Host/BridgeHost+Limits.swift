@@ -21,6 +21,10 @@ extension BridgeHost {
         public var maxNestingDepth: Int
         /// Above this many entries in `pendingRequests`, the host reports it in `lastError`.
         public var pendingWarningThreshold: Int
+        /// Messages given as text longer than this many UTF-8 bytes are decoded off the main actor, so that the
+        /// host goes on answering the messages that arrive meanwhile; such a message is handled when its
+        /// decoding ends, after those. `Int.max` decodes every message at once, in arrival order.
+        public var backgroundDecodingBytes: Int
 
         public init(
             maxReceivedMessages: Int = 200,
@@ -28,7 +32,8 @@ extension BridgeHost {
             maxRetainedMessageBytes: Int = 64 * 1024,
             maxMessageBytes: Int = 64 * 1024 * 1024,
             maxNestingDepth: Int = JSONValue.defaultMaxNestingDepth,
-            pendingWarningThreshold: Int = 50
+            pendingWarningThreshold: Int = 50,
+            backgroundDecodingBytes: Int = 4 * 1024 * 1024
         ) {
             self.maxReceivedMessages = maxReceivedMessages
             self.maxReceivedHistoryBytes = maxReceivedHistoryBytes
@@ -36,6 +41,7 @@ extension BridgeHost {
             self.maxMessageBytes = maxMessageBytes
             self.maxNestingDepth = maxNestingDepth
             self.pendingWarningThreshold = pendingWarningThreshold
+            self.backgroundDecodingBytes = backgroundDecodingBytes
         }
     }
 }

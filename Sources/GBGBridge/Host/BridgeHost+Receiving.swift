@@ -5,10 +5,69 @@ extension BridgeHost {
     /// `correlationId` with a lone UTF-16 surrogate escape) is not recorded or routed: it
     /// only sets ``lastError`` to `Rejected a message from the page: <reason>` (and reports a
     /// ``BridgeIssue/Kind/rejectedMessage`` issue).
+    ///
+    /// A message longer than `limits.backgroundDecodingBytes` (and within the size limit) is decoded off the
+    /// main actor and handled when that ends: messages that arrive meanwhile are handled first, and a page
+    /// that went away in between (``resetForNewPage(reason:)``) never sees it handled.
+    /// ``backgroundDecodingFinished()`` waits for such messages.
     public func receive(text: String) {
+        let size = text.utf8.count
+        if size > limits.backgroundDecodingBytes && size <= limits.maxMessageBytes {
+            decodeInBackground(text)
+            return
+        }
         var contiguous = text
         contiguous.withUTF8 { utf8 in
             receive(utf8: utf8, originalText: text)
+        }
+    }
+
+    /// Returns once every message handed to ``receive(text:)`` so far has been handled (or dropped), including
+    /// those decoded off the main actor.
+    public func backgroundDecodingFinished() async {
+        guard backgroundDecodes > 0 else { return }
+        await withCheckedContinuation { backgroundDecodeWaiters.append($0) }
+    }
+
+    private func decodeInBackground(_ text: String) {
+        let generation = pageGeneration
+        let maxBytes = limits.maxMessageBytes
+        let maxDepth = limits.maxNestingDepth
+        backgroundDecodes += 1
+        Task {
+            let decoded = await Task.detached(priority: .userInitiated) {
+                () -> Result<BridgeMessage, BridgeCodingError> in
+                var contiguous = text
+                return contiguous.withUTF8 { utf8 in
+                    Result { () throws(BridgeCodingError) in
+                        try BridgeMessage(utf8: utf8, maxBytes: maxBytes, maxDepth: maxDepth)
+                    }
+                }
+            }.value
+            finishBackgroundDecoding(decoded, text: text, generation: generation)
+        }
+    }
+
+    private func finishBackgroundDecoding(
+        _ decoded: Result<BridgeMessage, BridgeCodingError>, text: String, generation: UInt64
+    ) {
+        defer {
+            backgroundDecodes -= 1
+            if backgroundDecodes == 0 {
+                let waiters = backgroundDecodeWaiters
+                backgroundDecodeWaiters.removeAll()
+                for waiter in waiters { waiter.resume() }
+            }
+        }
+        // The page that sent it has gone: nothing of it is handled (its requests were settled then).
+        guard generation == pageGeneration else { return }
+        switch decoded {
+        case .failure(let error):
+            report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: \(error.message)"))
+        case .success(let message):
+            trafficObserver?(BridgeTraffic(direction: .webToNative, message: message, json: text))
+            var contiguous = text
+            contiguous.withUTF8 { accept(message, wire: $0) }
         }
     }
 

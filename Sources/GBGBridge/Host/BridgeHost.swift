@@ -91,6 +91,9 @@ public final class BridgeHost {
     @ObservationIgnored var streamBuffers: [WeakStreamBuffer] = []
     /// The history size charged for each entry of `receivedMessages`, in the same order.
     @ObservationIgnored var receivedMessageSizes: [Int] = []
+    /// Large messages being decoded off the main actor, and who waits for them all to be handled.
+    @ObservationIgnored var backgroundDecodes = 0
+    @ObservationIgnored var backgroundDecodeWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored let slotsOwnTheirActions: Bool
 
     /// A host whose capabilities follow its typed slots and custom capabilities.
