@@ -53,12 +53,13 @@ let package = Package(
 
         // Cameras.
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
-        .target(name: "V4L2Capture", dependencies: ["CV4L2"], swiftSettings: strict),
+        .target(name: "V4L2Capture", dependencies: ["CV4L2", "DetachedThread"], swiftSettings: strict),
         // PipeWire cameras through GStreamer (pipewiresrc, appsink, the PipeWire device provider). No GUI.
         .systemLibrary(
             name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
-        .target(name: "PipeWireCapture", dependencies: ["CGStreamer"], swiftSettings: strict),
+        .target(name: "DetachedThread", swiftSettings: strict),
+        .target(name: "PipeWireCapture", dependencies: ["CGStreamer", "DetachedThread"], swiftSettings: strict),
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
@@ -179,7 +180,7 @@ let package = Package(
             name: "PipeWireCaptureTests",
             dependencies: [
                 "PipeWireCapture", "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeGTK",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "GBGBridgeTestSupport", "GBGBridgeGTKTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "EMRTDTests", dependencies: ["EMRTD", "GBGBridgeTestSupport"]),

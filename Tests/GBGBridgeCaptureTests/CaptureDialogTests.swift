@@ -3,6 +3,7 @@ import Foundation
 import GBGBridge
 import GBGBridgeGTK
 import GBGBridgeGTKTestSupport
+import GBGBridgeTestSupport
 import Testing
 
 @testable import GBGBridgeCapture

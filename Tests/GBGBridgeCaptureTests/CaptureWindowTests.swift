@@ -2,6 +2,8 @@ import CWebKitGTK
 import Foundation
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeGTKTestSupport
+import GBGBridgeTestSupport
 import Testing
 
 @testable import GBGBridgeCapture

@@ -2,66 +2,10 @@ import CWebKitGTK
 import Crypto
 import Foundation
 import GBGBridge
+import GBGBridgeGTKTestSupport
+import GBGBridgeTestSupport
 
 @testable import GBGBridgeCapture
-
-/// GTK set-up and main-context pumping for window tests (run under Xvfb or a Wayland compositor).
-@MainActor
-enum GTKTestEnvironment {
-    /// Whether a display is reachable: X11 (`DISPLAY`) or Wayland (`WAYLAND_DISPLAY`, as
-    /// scripts/wayland-test.sh runs them); the window tests are skipped without one.
-    nonisolated static let hasDisplay: Bool = ["DISPLAY", "WAYLAND_DISPLAY"].contains {
-        ProcessInfo.processInfo.environment[$0].map { !$0.isEmpty } ?? false
-    }
-
-    /// Initialises GTK once; false if the display cannot be opened.
-    static let ready: Bool = gtk_init_check(nil, nil) != 0
-
-    /// Runs the GLib main context until `condition` holds or `timeout` passes.
-    ///
-    /// The default timeout only catches hangs: a debug build encoding a full-size photo on a loaded
-    /// two-core machine can take many seconds, and these tests check behaviour, not speed.
-    @discardableResult
-    static func pump(timeout: Duration = .seconds(90), until condition: @MainActor () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            while g_main_context_iteration(nil, 0) != 0 {}
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
-    /// Keeps the main context running for a while (drawing, event delivery).
-    static func pump(for duration: Duration) async {
-        await pump(timeout: duration) { false }
-    }
-}
-
-/// Records what the host delivers to the page.
-@MainActor
-final class RecordingPage: BridgeTransport {
-    private(set) var delivered: [String] = []
-
-    func deliver(_ json: String, onFailure: @escaping @MainActor (String) -> Void) {
-        delivered.append(json)
-    }
-
-    /// Decoded responses to `correlationId`.
-    func responses(to correlationId: String) -> [BridgeMessage] {
-        delivered.compactMap { try? JSONDecoder().decode(BridgeMessage.self, from: Data($0.utf8)) }
-            .filter { $0.type == .response && $0.correlationId == correlationId }
-    }
-}
-
-/// Builds the JSON of a request as the page would send it.
-func requestJSON(_ action: String, id: String, data: [String: String] = [:]) -> String {
-    let fields = data.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",")
-    return """
-        {"version":"1.0","correlationId":"\(id)","type":"request","timestamp":1,\
-        "payload":{"action":"\(action)","data":{\(fields)}}}
-        """
-}
 
 /// The demo key pair shipped in Resources/demo-keys.
 enum DemoKeys {

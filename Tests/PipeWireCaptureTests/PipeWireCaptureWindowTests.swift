@@ -2,6 +2,8 @@ import CWebKitGTK
 import Foundation
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeGTKTestSupport
+import GBGBridgeTestSupport
 import Testing
 
 @testable import GBGBridgeCapture
@@ -10,7 +12,8 @@ import Testing
 @MainActor
 @Suite(
     "PipeWire capture window", .serialized,
-    .enabled(if: PrivatePipeWire.running && PrivatePipeWire.hasDisplay, "needs scripts/pipewire-test.sh and a display"))
+    .enabled(
+        if: PrivatePipeWire.running && GTKTestEnvironment.hasDisplay, "needs scripts/pipewire-test.sh and a display"))
 struct PipeWireCaptureWindowTests {
     let host = BridgeHost(hostVersion: "1.0.0-test")
     let page = RecordingPage()

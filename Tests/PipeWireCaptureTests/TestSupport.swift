@@ -2,6 +2,8 @@ import CWebKitGTK
 import Crypto
 import Foundation
 import GBGBridge
+import GBGBridgeGTKTestSupport
+import GBGBridgeTestSupport
 
 @testable import GBGBridgeCapture
 
@@ -16,10 +18,6 @@ enum PrivatePipeWire {
     /// The virtual camera the script provides.
     static let cameraName = "GBG virtual camera"
     static let cameraNode = "gbg-virtual-camera"
-    /// Whether a display is reachable for the window test.
-    static let hasDisplay = ["DISPLAY", "WAYLAND_DISPLAY"].contains {
-        ProcessInfo.processInfo.environment[$0].map { !$0.isEmpty } ?? false
-    }
 }
 
 /// A virtual camera node of the test's own: `videotestsrc ! pipewiresink` as a `Video/Source`.
@@ -66,48 +64,6 @@ func eventually(
         try? await Task.sleep(for: .milliseconds(100))
     }
     return await condition()
-}
-
-/// GTK set-up and main-context pumping for the window test.
-@MainActor
-enum GTKTestEnvironment {
-    static let ready: Bool = gtk_init_check(nil, nil) != 0
-
-    /// Runs the GLib main context until `condition` holds or `timeout` passes.
-    @discardableResult
-    static func pump(timeout: Duration = .seconds(90), until condition: @MainActor () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            while g_main_context_iteration(nil, 0) != 0 {}
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-}
-
-/// Records what the host delivers to the page.
-@MainActor
-final class RecordingPage: BridgeTransport {
-    private(set) var delivered: [String] = []
-
-    func deliver(_ json: String, onFailure: @escaping @MainActor (String) -> Void) {
-        delivered.append(json)
-    }
-
-    func responses(to correlationId: String) -> [BridgeMessage] {
-        delivered.compactMap { try? JSONDecoder().decode(BridgeMessage.self, from: Data($0.utf8)) }
-            .filter { $0.type == .response && $0.correlationId == correlationId }
-    }
-}
-
-/// Builds the JSON of a request as the page would send it.
-func requestJSON(_ action: String, id: String, data: [String: String] = [:]) -> String {
-    let fields = data.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",")
-    return """
-        {"version":"1.0","correlationId":"\(id)","type":"request","timestamp":1,\
-        "payload":{"action":"\(action)","data":{\(fields)}}}
-        """
 }
 
 /// The demo selfie recipient key shipped in Resources/demo-keys.

@@ -90,30 +90,18 @@ public struct PipeWireFrameSource: FrameSource {
         } catch {
             throw Self.mapped(error, whileStreaming: false)
         }
-        let (frames, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
-            bufferingPolicy: .bufferingNewest(1))
-        let forwarder = Task.detached(priority: .userInitiated) {
-            do {
-                for try await frame in stream.frames {
-                    continuation.yield(
-                        RGBFrame(
-                            width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine,
-                            bytes: frame.bytes, sequence: frame.sequence,
-                            timestampNanoseconds: frame.timestampNanoseconds))
-                }
-                continuation.finish()
-            } catch let error as PipeWireStreamError {
-                continuation.finish(throwing: Self.mapped(error, whileStreaming: true))
-            } catch {
-                continuation.finish(throwing: FrameSourceError.disconnected("The camera stream failed: \(error)"))
-            }
-            stream.stop()
-        }
-        continuation.onTermination = { _ in
-            forwarder.cancel()
-            stream.stop()
-        }
-        return frames
+        return FrameForwarding.forward(
+            stream.frames,
+            convert: { frame in
+                RGBFrame(
+                    width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: frame.bytes,
+                    sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds)
+            },
+            failure: { error in
+                (error as? PipeWireStreamError).map { Self.mapped($0, whileStreaming: true) }
+                    ?? .disconnected("The camera stream failed: \(error)")
+            },
+            finished: { stream.stop() }, stop: { stream.stop() })
     }
 
     /// The capture-window view of a PipeWire failure: once streaming, every failure means the camera is gone.

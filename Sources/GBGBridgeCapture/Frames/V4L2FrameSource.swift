@@ -53,30 +53,18 @@ public struct V4L2FrameSource: FrameSource {
         } catch {
             throw Self.mapped(error, whileStreaming: false)
         }
-        let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
-            bufferingPolicy: .bufferingNewest(1))
-        let forwarder = Task.detached(priority: .userInitiated) {
-            do {
-                for try await frame in camera.frames {
-                    continuation.yield(
-                        RGBFrame(
-                            width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine,
-                            bytes: frame.bytes, sequence: UInt64(frame.sequence),
-                            timestampNanoseconds: Self.nanoseconds(frame.timestamp)))
-                }
-                continuation.finish()
-            } catch let error as CameraError {
-                continuation.finish(throwing: Self.mapped(error, whileStreaming: true))
-            } catch {
-                continuation.finish(throwing: FrameSourceError.disconnected("The camera stream failed: \(error)"))
-            }
-            await camera.close()
-        }
-        continuation.onTermination = { _ in
-            forwarder.cancel()
-            camera.stop()
-        }
-        return stream
+        return FrameForwarding.forward(
+            camera.frames,
+            convert: { frame in
+                RGBFrame(
+                    width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: frame.bytes,
+                    sequence: UInt64(frame.sequence), timestampNanoseconds: Self.nanoseconds(frame.timestamp))
+            },
+            failure: { error in
+                (error as? CameraError).map { Self.mapped($0, whileStreaming: true) }
+                    ?? .disconnected("The camera stream failed: \(error)")
+            },
+            finished: { await camera.close() }, stop: { camera.stop() })
     }
 
     /// The capture-window view of a camera failure: once streaming, every failure means the camera is gone.
