@@ -46,6 +46,10 @@ extension Scenarios {
           }
           window.top.postMessage({ camera: result }, "*");
         };
+        """ + releaseCameraScript
+
+    /// `releaseCamera()`: stops the page's held stream and removes its videos (shared by the camera libraries).
+    static let releaseCameraScript = """
         window.releaseCamera = function () {
           if (window.heldStream) { window.heldStream.getTracks().forEach(function (t) { t.stop(); }); }
           window.heldStream = null;

@@ -52,12 +52,7 @@ extension Scenarios {
           }
           window.top.postMessage({ camera: result }, "*");
         };
-        window.releaseCamera = function () {
-          if (window.heldStream) { window.heldStream.getTracks().forEach(function (t) { t.stop(); }); }
-          window.heldStream = null;
-          document.querySelectorAll("video").forEach(function (v) { v.srcObject = null; v.remove(); });
-        };
-        """
+        """ + releaseCameraScript
 
     /// In the vivid guest: the page's `getUserMedia` goes through WebKit and GStreamer to a V4L2
     /// camera and sees vivid's colour bars; the page and a native stream take turns on the cameras
