@@ -63,6 +63,24 @@ struct CameraPortalTests {
         #expect(mapped == .permissionDenied("The desktop does not allow this app to use the camera"))
     }
 
+    @MainActor @Test func theWatchStartsOnceAccessIsGranted() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portal-dev-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let host = BridgeHost(hostVersion: "1.0.0-test")
+        let coordinator = CaptureCoordinator(
+            host: host, camera: .auto, selfieRecipientKey: nil, preferences: nil, hotplugDirectory: directory)
+        await coordinator.install()
+        defer { coordinator.stopWatchingCameras() }
+        #expect(coordinator.cameraAvailable == true)
+        #expect(!coordinator.isWatchingPipeWire, "no watch (and no remote) before access")
+        try storePermission("yes")
+        #expect(!(await PipeWireDiscovery.scan().cameras.isEmpty))
+        await coordinator.refreshAvailability()
+        #expect(coordinator.isWatchingPipeWire, "watching once the portal granted a remote")
+        #expect(host.documentCapture.permissionState == .granted)
+    }
+
     @Test func aGrantGivesOnlyCamerasAndFramesThroughThePortal() async throws {
         try storePermission("yes")
         var cameras: [PipeWireCamera] = []

@@ -54,6 +54,9 @@ public final class CaptureCoordinator {
     private var hotplugTask: Task<Void, Never>?
     private var pendingHotplugCheck: Task<Void, Never>?
     private let watchesPipeWire: Bool
+    /// Whether ``startWatchingCameras()`` was called (and not stopped since): a PipeWire watch that could not
+    /// start yet (Camera portal, no access) is started once it can.
+    private var watchIsWanted = false
     private var pipeWireMonitor: PipeWireHotplugMonitor?
     private var pipeWireTask: Task<Void, Never>?
 
@@ -178,6 +181,8 @@ public final class CaptureCoordinator {
             for window in windows.values { window.cameraAvailabilityChanged(available: current.available) }
             onCameraAvailabilityChanged?(current.available)
         }
+        // Through the Camera portal the watch can start only once access was granted (a capture asked for it).
+        if watchIsWanted { startWatchingPipeWire() }
     }
 
     // MARK: Camera choice
@@ -211,6 +216,7 @@ public final class CaptureCoordinator {
     /// access re-check availability a moment later (so udev can finish setting permissions). Runs by itself
     /// from ``install(for:)``; calling it again does nothing.
     public func startWatchingCameras() {
+        watchIsWanted = true
         startWatchingPipeWire()
         guard hotplugMonitor == nil, let hotplugDirectory else { return }
         guard let monitor = try? CameraHotplugMonitor(directory: hotplugDirectory) else { return }
@@ -224,11 +230,14 @@ public final class CaptureCoordinator {
         }
     }
 
-    /// Watches the PipeWire daemon (when one runs): cameras added or removed re-check availability.
+    /// Watches the PipeWire daemon (when one runs): cameras added or removed re-check availability. Through the
+    /// Camera portal, once the portal has handed out a remote (nobody is asked for the watch's sake).
     private func startWatchingPipeWire() {
-        guard watchesPipeWire, pipeWireMonitor == nil, PipeWireDiscovery.daemonSocketExists,
-            let monitor = PipeWireHotplugMonitor()
-        else { return }
+        let reachable =
+            CameraPortal.isUsed ? PipeWireDiscovery.providerStarted : PipeWireDiscovery.daemonSocketExists
+        guard watchesPipeWire, pipeWireMonitor == nil, reachable, let monitor = PipeWireHotplugMonitor() else {
+            return
+        }
         pipeWireMonitor = monitor
         let events = monitor.events
         pipeWireTask = Task { [weak self] in
@@ -241,6 +250,7 @@ public final class CaptureCoordinator {
 
     /// Stops the hot-plug watch.
     public func stopWatchingCameras() {
+        watchIsWanted = false
         pipeWireMonitor?.stop()
         pipeWireMonitor = nil
         pipeWireTask?.cancel()
