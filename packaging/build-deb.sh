@@ -129,6 +129,14 @@ assemble() {
     umask 022
 
     install -D -m 0755 "$work/$package" "$root/usr/bin/$package"
+    # The web-process extension (the delivery path, docs/transport.md): where the program looks for it,
+    # ../lib/<package>/web-extension from its own directory.
+    scripts/build-web-extension.sh "$work/web-extension" -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
+        -Wl,-z,relro -Wl,-z,now
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note \
+        -o "$work/web-extension/stripped.so" "$work/web-extension/libgbgbridge-web-extension.so"
+    install -D -m 0644 "$work/web-extension/stripped.so" \
+        "$root/usr/lib/$package/web-extension/libgbgbridge-web-extension.so"
 
     git ls-files -z -- Resources | while IFS= read -r -d '' file; do
         case "$file" in

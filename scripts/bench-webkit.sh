@@ -13,6 +13,8 @@
 # Usage: scripts/bench-webkit.sh [runs]   (default 5)
 #   BENCH_SWIFT_FLAGS="-Xswiftc -Osize" scripts/bench-webkit.sh   builds the Swift side with
 #   those flags instead (in .build-bench-flags), e.g. as the .deb's program is optimised.
+#   GBGBRIDGE_WEB_EXTENSION_DIR=off scripts/bench-webkit.sh   measures the delivery path without the
+#   web-process extension (deliveries evaluated in the relay's world).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -26,6 +28,8 @@ flags=()
 if [ -n "${BENCH_SWIFT_FLAGS:-}" ]; then flags=(--scratch-path .build-bench-flags $BENCH_SWIFT_FLAGS); fi
 swift build -c release --product gbgbridge-webkit-bench "${flags[@]}" >/dev/null 2>&1
 bench="$(swift build -c release "${flags[@]}" --show-bin-path)/gbgbridge-webkit-bench"
+# The web-process extension where the program looks for it (GBGBRIDGE_WEB_EXTENSION_DIR=off measures without).
+scripts/build-web-extension.sh "$(dirname "$(dirname "$bench")")/web-extension"
 # shellcheck disable=SC2046 # pkg-config's words
 gcc -O2 -o "$out/gbgbridge-c-floor" Benchmarks/c-floor/echo-host.c $(pkg-config --cflags --libs webkit2gtk-4.1)
 

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
 swift build --build-tests
+scripts/build-web-extension.sh
 exec xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build --filter GBGBridgeCaptureTests "$@"

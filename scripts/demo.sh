@@ -30,6 +30,7 @@ ensure_packages demo "${packages[@]}"
 swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 echo "demo: building gbgbridge-shell" >&2
 "$swift" build --product gbgbridge-shell >&2
+scripts/build-web-extension.sh >&2
 shell="$("$swift" build --show-bin-path)/gbgbridge-shell"
 scripts/build-translations.sh "$("$swift" build --show-bin-path)/locale"
 export GBGBRIDGE_RESOURCES="$root/Resources"

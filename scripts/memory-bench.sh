@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 export DBUS_SESSION_BUS_ADDRESS=disabled: NO_AT_BRIDGE=1
 swift build -c release --product gbgbridge-shell >/dev/null 2>&1
 shell="$(swift build -c release --show-bin-path)/gbgbridge-shell"
+scripts/build-web-extension.sh >/dev/null
 page="$(pwd)/Benchmarks/memory/big-messages.html"
 out=.build/bench
 mkdir -p "$out"

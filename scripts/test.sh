@@ -38,9 +38,11 @@ xvfb() {
         xvfb-run -a -s "-screen 0 1280x1024x24" "$@"
 }
 
-# The debug build, and its message catalogues where the shell looks for them (<bin>/locale).
+# The debug build, the web-process extension beside it, and the message catalogues where the shell looks for
+# them (<bin>/locale).
 build() {
-    swift build --build-tests && scripts/build-translations.sh "$(swift build --show-bin-path)/locale"
+    swift build --build-tests && scripts/build-web-extension.sh \
+        && scripts/build-translations.sh "$(swift build --show-bin-path)/locale"
 }
 
 stage "install build and test packages" scripts/setup.sh

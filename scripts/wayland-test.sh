@@ -31,8 +31,8 @@ if [ "${1:-}" = --no-build ]; then build=0; shift; fi
 ensure_packages wayland-test "${WAYLAND_TEST_PACKAGES[@]}" imagemagick util-linux
 
 scratch=(--scratch-path "${SCRATCH_PATH:-.build}")
-if [ $build = 1 ]; then swift build --build-tests "${scratch[@]}" >&2; fi
 bin="$(swift build "${scratch[@]}" --show-bin-path)"
+if [ $build = 1 ]; then swift build --build-tests "${scratch[@]}" >&2 && scripts/build-web-extension.sh "$bin/../web-extension"; fi
 shell="$bin/gbgbridge-shell"
 [ -x "$shell" ] || { echo "wayland-test: no $shell (build it first)" >&2; exit 1; }
 [ -d "$bin/locale" ] || scripts/build-translations.sh "$bin/locale" >&2

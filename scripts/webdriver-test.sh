@@ -26,7 +26,7 @@ if [ ! -x "$venv/bin/pytest" ]; then
 fi
 
 bin="$(swift build --show-bin-path)"
-if [ $build = 1 ]; then swift build --product gbgbridge-shell >&2; fi
+if [ $build = 1 ]; then swift build --product gbgbridge-shell >&2 && scripts/build-web-extension.sh "$bin/../web-extension"; fi
 [ -x "$bin/gbgbridge-shell" ] || { echo "webdriver-test: no $bin/gbgbridge-shell (build it first)" >&2; exit 1; }
 
 export GBGBRIDGE_SHELL="$bin/gbgbridge-shell"

@@ -54,6 +54,11 @@ extension Scenarios {
         journey.run("run()")
 
         let unhandled = await journey.inbox.next("test.unhandled")
+        let expectsExtension = WebKitBridgeTransport.webProcessExtensionDirectory != nil
+        harness.check(
+            journey.window.transport.deliversThroughExtension == expectsExtension,
+            expectsExtension
+                ? "answers go through the web-process extension" : "answers are evaluated (no web-process extension)")
         harness.check(host.pendingRequests.count == 1, "request without a handler waits in pendingRequests")
         host.respond(
             to: unhandled.correlationId, status: .unsupported,

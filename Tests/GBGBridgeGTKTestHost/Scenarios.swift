@@ -49,6 +49,7 @@ enum Scenarios {
         // Needs vivid cameras: run in the camera VM (scripts/camera-vm-test.sh), not by the test suite.
         "web-camera-vivid": Scenario(timeoutSeconds: 400, body: webCameraVivid),
         "web-camera-pipewire": Scenario(timeoutSeconds: 180, body: webCameraPipeWire),
+        "extension-delivery": Scenario(body: extensionDelivery),
     ]
 
     /// The page-side test client served at `/lib.js`.

@@ -14,7 +14,8 @@ struct TransportScenarioTests {
         arguments: [
             "main-loop", "round-trip", "events", "bodies", "prototype-tojson", "origins", "navigation", "reload",
             "web-process-crash", "volume", "lifecycle", "page-lifecycle", "delivery-errors", "snapshot", "file-origin",
-            "forged-hello", "surrogate-ids", "oversize", "console", "load-failures", "navigation-kinds",
+            "forged-hello", "extension-delivery", "surrogate-ids", "oversize", "console", "load-failures",
+            "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
             "user-content", "explicit-policy", "web-camera",
             "web-camera-ask", "web-camera-hostile",

@@ -270,6 +270,8 @@ enum BridgeScripts {
               var random = new Uint32Array(4);
               crypto.getRandomValues(random);
               var token = Array.prototype.map.call(random, function (n) { return n.toString(36); }).join("-");
+              // For the web-process extension, which checks deliveries against it (this world only).
+              Object.defineProperty(window, "\(WebProcessExtension.tokenProperty)", { value: token });
               var queue = [];
               function isAllowed() { return allowed.indexOf(location.origin) >= 0; }
               function flush() {

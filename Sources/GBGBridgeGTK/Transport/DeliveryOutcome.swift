@@ -18,10 +18,20 @@ enum DeliveryOutcome {
             return
         }
         defer { g_free(text) }
-        let failures = String(cString: text).split(separator: "\n").compactMap { line -> (Int, String)? in
+        self = Self(failures: String(cString: text))
+    }
+
+    /// The web-process extension's answer: a negative status when the document is gone, else the
+    /// `index:message` lines of the messages whose `receive` threw (none: delivered).
+    init(status: Int32, failures: String) {
+        self = status < 0 ? .documentGone : Self(failures: failures)
+    }
+
+    private init(failures text: String) {
+        let failures = text.split(separator: "\n").compactMap { line -> (Int, String)? in
             guard let colon = line.firstIndex(of: ":"), let index = Int(line[..<colon]) else { return nil }
             return (index, String(line[line.index(after: colon)...]))
         }
-        self = .failed(failures)
+        self = failures.isEmpty ? .delivered : .failed(failures)
     }
 }

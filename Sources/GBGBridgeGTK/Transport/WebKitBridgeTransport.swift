@@ -102,9 +102,17 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public let lifecycle = PageLifecycle()
 
     private var pageState = PageState.none
+    /// Where the web-process extension is loaded from (see ``deliversThroughExtension``), nil when none is
+    /// installed or `GBGBRIDGE_WEB_EXTENSION_DIR=off`.
+    public nonisolated static var webProcessExtensionDirectory: String? { WebProcessExtension.directory }
+
+    /// Whether deliveries go through the web-process extension (it announced itself in this web process):
+    /// checked natively against the document and parsed once in the page's world. False until then, and when
+    /// no extension is installed (deliveries are then evaluated in the relay's world).
+    public private(set) var deliversThroughExtension = false
     private var lastHelloToken: String?
     /// The token of the document that can receive messages now, if any.
-    var readyToken: String? {
+    package var readyToken: String? {
         if case .ready(let token) = pageState { return token }
         return nil
     }
@@ -122,6 +130,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         self.host = host
         self.originPolicy = originPolicy
         self.userContent = UserContentRegistry(contentManager: webkit_web_view_get_user_content_manager(webView)!)
+        if let context = webkit_web_view_get_context(webView) { WebProcessExtension.install(on: context) }
         UserActivity.startWatching()
         connectSignals(webView)
         installScripts()
@@ -173,22 +182,15 @@ public final class WebKitBridgeTransport: BridgeTransport {
         toDocument token: String,
         in webView: UnsafeMutablePointer<WebKitWebView>
     ) {
+        if deliversThroughExtension {
+            sendToExtension(deliveries, toDocument: token, in: webView)
+            return
+        }
         let script = BridgeScripts.delivery(of: deliveries.map(\.json), toDocument: token)
         evaluate(script, in: webView, world: BridgeScripts.worldName) { result in
             switch result {
             case .success(let outcome):
-                switch outcome {
-                case .delivered:
-                    break
-                case .documentGone:
-                    for delivery in deliveries {
-                        delivery.onFailure("Message dropped: the page it was meant for has gone")
-                    }
-                case .failed(let failures):
-                    for (index, message) in failures where deliveries.indices.contains(index) {
-                        deliveries[index].onFailure("JavaScript evaluation failed: \(message)")
-                    }
-                }
+                Self.report(outcome, of: deliveries)
             case .failure(let failure):
                 for delivery in deliveries {
                     delivery.onFailure("JavaScript evaluation failed: \(failure.message)")
@@ -197,11 +199,74 @@ public final class WebKitBridgeTransport: BridgeTransport {
         }
     }
 
+    /// Hands the messages to the web-process extension, which checks the document natively and parses each
+    /// once in the page's world. If no extension answers there, they go the evaluated way instead.
+    private func sendToExtension(
+        _ deliveries: [(json: String, onFailure: @MainActor (String) -> Void)],
+        toDocument token: String,
+        in webView: UnsafeMutablePointer<WebKitWebView>
+    ) {
+        let parameters = WebProcessExtension.deliveryParameters(token: token, texts: deliveries.map(\.json))
+        let message = webkit_user_message_new(WebProcessExtension.deliverMessage, parameters)
+        let completion: @MainActor (ExtensionReply) -> Void = { [weak self] reply in
+            switch reply {
+            case .outcome(let outcome):
+                Self.report(outcome, of: deliveries)
+            case .unhandled:
+                guard let self, let webView = self.webView else {
+                    for delivery in deliveries { delivery.onFailure("WebView not attached") }
+                    return
+                }
+                self.deliversThroughExtension = false
+                self.evaluate(deliveries, toDocument: token, in: webView)
+            case .failed(let message):
+                for delivery in deliveries { delivery.onFailure("JavaScript evaluation failed: \(message)") }
+            }
+        }
+        webkit_web_view_send_message_to_page(webView, message, nil, extensionReplied, RetainedBox.retain(completion))
+    }
+
+    /// Reports a delivery's outcome to each message's failure callback.
+    private static func report(
+        _ outcome: DeliveryOutcome, of deliveries: [(json: String, onFailure: @MainActor (String) -> Void)]
+    ) {
+        switch outcome {
+        case .delivered:
+            break
+        case .documentGone:
+            for delivery in deliveries {
+                delivery.onFailure("Message dropped: the page it was meant for has gone")
+            }
+        case .failed(let failures):
+            for (index, message) in failures where deliveries.indices.contains(index) {
+                deliveries[index].onFailure("JavaScript evaluation failed: \(message)")
+            }
+        }
+    }
+
+    /// The extension's announcement (a user message from the web process); other messages are not ours.
+    private func receiveUserMessage(_ message: gpointer?) -> Bool {
+        guard let message,
+            let name = webkit_user_message_get_name(message.assumingMemoryBound(to: WebKitUserMessage.self)),
+            String(cString: name) == WebProcessExtension.readyMessage
+        else { return false }
+        deliversThroughExtension = true
+        return true
+    }
+
     /// Calls `completion` once every delivery issued so far has been evaluated by the page.
     public func flush(_ completion: @escaping @MainActor () -> Void) {
         deliverBatch()
         guard let webView, isPageReady else {
             completion()
+            return
+        }
+        if deliversThroughExtension {
+            // Answered after every earlier delivery ran: the web process takes user messages in order.
+            let replied: @MainActor (ExtensionReply) -> Void = { _ in completion() }
+            webkit_web_view_send_message_to_page(
+                webView, webkit_user_message_new(WebProcessExtension.flushMessage, nil), nil, extensionReplied,
+                RetainedBox.retain(replied))
             return
         }
         evaluate("0", in: webView) { _ in completion() }
@@ -352,6 +417,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     private func webProcessTerminated(_ reason: UInt32) {
         webProcessTerminationCount += 1
+        // The next web process announces its own extension (if it loads one).
+        deliversThroughExtension = false
         let description =
             switch reason {
             case WEBKIT_WEB_PROCESS_CRASHED.rawValue: tr("The web page crashed")
@@ -528,6 +595,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         signals.connect(
             view, "load-changed", trampoline: Signal.withEnum,
             closure: { [unowned self] (event: UInt32) in loadChanged(event) } as Signal.WithEnum)
+        signals.connect(
+            view, "user-message-received", trampoline: Signal.event,
+            closure: { [unowned self] (message: gpointer?) in receiveUserMessage(message) } as Signal.Event)
         signals.connect(
             view, "web-process-terminated", trampoline: Signal.withEnum,
             closure: { [unowned self] (reason: UInt32) in webProcessTerminated(reason) } as Signal.WithEnum)

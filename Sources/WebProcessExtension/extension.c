@@ -1,0 +1,139 @@
+// The bridge's delivery path inside the web process.
+//
+// The UI process sends a page its messages as one user message: the token of the document they are
+// meant for and their JSON texts. Here the token is compared with the one the relay keeps in its
+// isolated world (out of reach of the page's scripts); on a match, each text is parsed once, in the
+// page's world, and handed to `window.GBGBridge.receive`. Nothing is evaluated as script, and no event
+// carries the message between worlds.
+
+#include <string.h>
+#include <webkit2/webkit-web-extension.h>
+
+#include "gbgbridge_web_extension.h"
+
+static WebKitScriptWorld *relay_world;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static WebKitFrame *main_frame(WebKitWebPage *page) { return webkit_web_page_get_main_frame(page); }
+#pragma GCC diagnostic pop
+
+/// Whether `token` is the relay's token for the document now in `frame`.
+static gboolean is_current_document(WebKitFrame *frame, const char *token) {
+    JSCContext *isolated = webkit_frame_get_js_context_for_script_world(frame, relay_world);
+    if (isolated == NULL) return FALSE;
+    JSCValue *current = jsc_context_get_value(isolated, GBGBRIDGE_TOKEN_PROPERTY);
+    gboolean matches = FALSE;
+    if (current != NULL && jsc_value_is_string(current)) {
+        char *text = jsc_value_to_string(current);
+        matches = text != NULL && token[0] != '\0' && strcmp(text, token) == 0;
+        g_free(text);
+    }
+    if (current != NULL) g_object_unref(current);
+    g_object_unref(isolated);
+    return matches;
+}
+
+/// Appends "index:Name: message" for the exception pending in `context`, and clears it.
+static void take_exception(JSCContext *context, gsize index, GString *failures) {
+    JSCException *exception = jsc_context_get_exception(context);
+    if (exception == NULL) return;
+    char *text = jsc_exception_to_string(exception);
+    if (failures->len > 0) g_string_append_c(failures, '\n');
+    g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":", index);
+    for (const char *c = text ? text : "exception"; *c; c++) {
+        g_string_append_c(failures, (*c == '\n' || *c == '\r' || *c == '\t') ? ' ' : *c);
+    }
+    g_free(text);
+    jsc_context_clear_exception(context);
+}
+
+/// Hands one message to the page: `window.GBGBridge.receive(JSON.parse(json))`, parsed natively.
+static void hand_over(JSCContext *page, const char *json, gsize index, GString *failures) {
+    JSCValue *message = jsc_value_new_from_json(page, json);
+    if (message == NULL || jsc_context_get_exception(page) != NULL) {
+        take_exception(page, index, failures);
+        if (message != NULL) g_object_unref(message);
+        return;
+    }
+    JSCValue *bridge = jsc_context_get_value(page, "GBGBridge");
+    take_exception(page, index, failures);
+    if (bridge == NULL || !jsc_value_is_object(bridge)) {
+        if (failures->len > 0) g_string_append_c(failures, '\n');
+        g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":TypeError: window.GBGBridge is not an object", index);
+    } else {
+        JSCValue *receive = jsc_value_object_get_property(bridge, "receive");
+        take_exception(page, index, failures);
+        if (receive == NULL || !jsc_value_is_function(receive)) {
+            if (failures->len > 0) g_string_append_c(failures, '\n');
+            g_string_append_printf(
+                failures, "%" G_GSIZE_FORMAT ":TypeError: window.GBGBridge.receive is not a function", index);
+        } else {
+            JSCValue *result = jsc_value_object_invoke_method(bridge, "receive", JSC_TYPE_VALUE, message, G_TYPE_NONE);
+            take_exception(page, index, failures);
+            if (result != NULL) g_object_unref(result);
+        }
+        if (receive != NULL) g_object_unref(receive);
+    }
+    if (bridge != NULL) g_object_unref(bridge);
+    g_object_unref(message);
+}
+
+static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    if (parameters == NULL || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sas)"))) {
+        webkit_user_message_send_reply(
+            message, webkit_user_message_new(GBGBRIDGE_DELIVER, g_variant_new("(is)", -2, "malformed delivery")));
+        return;
+    }
+    const char *token = NULL;
+    GVariantIter *texts = NULL;
+    g_variant_get(parameters, "(&sas)", &token, &texts);
+    WebKitFrame *frame = main_frame(page);
+    if (frame == NULL || !is_current_document(frame, token)) {
+        g_variant_iter_free(texts);
+        webkit_user_message_send_reply(
+            message, webkit_user_message_new(GBGBRIDGE_DELIVER, g_variant_new("(is)", -1, "")));
+        return;
+    }
+    JSCContext *context = webkit_frame_get_js_context(frame);
+    GString *failures = g_string_new(NULL);
+    const char *json = NULL;
+    gsize index = 0;
+    while (g_variant_iter_next(texts, "&s", &json)) {
+        hand_over(context, json, index, failures);
+        index++;
+    }
+    g_variant_iter_free(texts);
+    g_object_unref(context);
+    webkit_user_message_send_reply(
+        message, webkit_user_message_new(GBGBRIDGE_DELIVER, g_variant_new("(is)", 0, failures->str)));
+    g_string_free(failures, TRUE);
+}
+
+static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
+    (void)data;
+    const char *name = webkit_user_message_get_name(message);
+    if (strcmp(name, GBGBRIDGE_DELIVER) == 0) {
+        deliver(page, message);
+        return TRUE;
+    }
+    if (strcmp(name, GBGBRIDGE_FLUSH) == 0) {
+        webkit_user_message_send_reply(message, webkit_user_message_new(GBGBRIDGE_FLUSH, NULL));
+        return TRUE;
+    }
+    return FALSE;
+}
+
+static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer data) {
+    (void)extension;
+    (void)data;
+    g_signal_connect(page, "user-message-received", G_CALLBACK(message_received), NULL);
+    webkit_web_page_send_message_to_view(
+        page, webkit_user_message_new(GBGBRIDGE_EXTENSION_READY, NULL), NULL, NULL, NULL);
+}
+
+G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension) {
+    relay_world = webkit_script_world_new_with_name(GBGBRIDGE_RELAY_WORLD);
+    g_signal_connect(extension, "page-created", G_CALLBACK(page_created), NULL);
+}

@@ -1,0 +1,21 @@
+#ifndef GBGBRIDGE_WEB_EXTENSION_H
+#define GBGBRIDGE_WEB_EXTENSION_H
+
+// The web-process side of the bridge's delivery path, loaded by WebKitGTK into each web process
+// (webkit_web_context_set_web_extensions_directory). It has no API of its own: the UI process talks
+// to it with user messages, whose names and parameters are these.
+
+/// Sent by the extension to the view when a page is created: deliveries can go through it.
+#define GBGBRIDGE_EXTENSION_READY "gbgbridge.extension-ready"
+/// To the page, parameters `(sas)`: the document token the messages are for, and their JSON texts.
+/// The reply's parameters are `(is)`: 0 when delivered (the string lists "index:error" lines of
+/// messages whose `receive` threw, if any), -1 when the document is not the one meant.
+#define GBGBRIDGE_DELIVER "gbgbridge.deliver"
+/// To the page, no parameters: replied to once every earlier delivery has run.
+#define GBGBRIDGE_FLUSH "gbgbridge.flush"
+/// The isolated world the relay runs in, and the property of its global object holding the
+/// document's token (invisible to the page's own world).
+#define GBGBRIDGE_RELAY_WORLD "gbgbridge"
+#define GBGBRIDGE_TOKEN_PROPERTY "__gbgBridgeDocumentToken"
+
+#endif
