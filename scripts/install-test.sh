@@ -216,6 +216,16 @@ case "$german" in
 esac
 phase_done "German message catalogue"
 
+# The web-process extension (the delivery path): where the program looks for it, and loadable there.
+extension=/usr/lib/$package/web-extension/libgbgbridge-web-extension.so
+[ -f "$root$extension" ] || fail "no web-process extension $extension in the package"
+extension_libraries=$(in_root ldd "$extension" 2>&1) || fail "ldd $extension failed: $extension_libraries"
+if grep -q "not found" <<<"$extension_libraries"; then
+    fail "the web-process extension needs libraries the package does not bring: $extension_libraries"
+fi
+grep -q libswift <<<"$extension_libraries" && fail "the web-process extension links the Swift runtime"
+phase_done "web-process extension"
+
 # Shell completions for bash, zsh and fish, written by the option parser.
 for completion in "/usr/share/bash-completion/completions/$package" "/usr/share/zsh/vendor-completions/_$package" \
     "/usr/share/fish/vendor_completions.d/$package.fish"; do
