@@ -131,10 +131,6 @@ assemble() {
     install -D -m 0755 "$work/$package" "$root/usr/bin/$package"
     # The web-process extension (the delivery path, docs/transport.md): where the program looks for it,
     # ../lib/<package>/web-extension from its own directory.
-    scripts/build-web-extension.sh "$work/web-extension" -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
-        -Wl,-z,relro -Wl,-z,now
-    strip --strip-unneeded --remove-section=.comment --remove-section=.note \
-        -o "$work/web-extension/stripped.so" "$work/web-extension/libgbgbridge-web-extension.so"
     install -D -m 0644 "$work/web-extension/stripped.so" \
         "$root/usr/lib/$package/web-extension/libgbgbridge-web-extension.so"
 
@@ -233,6 +229,11 @@ rm -f "$work/substvars"
     | grep -v "binaries to analyze should already be installed" >&2 || true)
 grep -q '^shlibs:Depends=' "$work/substvars" || fail "dpkg-shlibdeps found no dependencies"
 
+say "building the web-process extension (scripts/build-web-extension.sh)"
+scripts/build-web-extension.sh "$work/web-extension" -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
+    "-ffile-prefix-map=$top=." -Wl,-z,relro -Wl,-z,now
+strip --strip-unneeded --remove-section=.comment --remove-section=.note \
+    -o "$work/web-extension/stripped.so" "$work/web-extension/libgbgbridge-web-extension.so"
 say "building the OCR-B model (scripts/build-ocrb-model.sh)"
 scripts/build-ocrb-model.sh >&2
 say "assembling the package twice"
