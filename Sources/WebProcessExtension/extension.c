@@ -48,34 +48,44 @@ static void take_exception(JSCContext *context, gsize index, GString *failures) 
     jsc_context_clear_exception(context);
 }
 
+/// The page-world function that hands a message to `window.GBGBridge.receive` (looked up at each call, as
+/// the page may replace it), made once per document and kept with that document's token.
+typedef struct {
+    char *token;
+    JSCValue *hand_over;
+} DocumentState;
+
+static void document_state_free(gpointer data) {
+    DocumentState *state = data;
+    g_free(state->token);
+    if (state->hand_over != NULL) g_object_unref(state->hand_over);
+    g_free(state);
+}
+
+static JSCValue *hand_over_function(WebKitWebPage *page, JSCContext *context, const char *token) {
+    DocumentState *state = g_object_get_data(G_OBJECT(page), "gbgbridge-document");
+    if (state != NULL && strcmp(state->token, token) == 0) return state->hand_over;
+    state = g_new0(DocumentState, 1);
+    state->token = g_strdup(token);
+    // Made by this extension, not by the page: a function of the page's world whose body the page cannot change.
+    state->hand_over = jsc_context_evaluate(
+        context, "(function (message) { window.GBGBridge.receive(message); })", -1);
+    if (jsc_context_get_exception(context) != NULL) jsc_context_clear_exception(context);
+    g_object_set_data_full(G_OBJECT(page), "gbgbridge-document", state, document_state_free);
+    return state->hand_over;
+}
+
 /// Hands one message to the page: `window.GBGBridge.receive(JSON.parse(json))`, parsed natively.
-static void hand_over(JSCContext *page, const char *json, gsize index, GString *failures) {
+static void hand_over(JSCContext *page, JSCValue *function, const char *json, gsize index, GString *failures) {
     JSCValue *message = jsc_value_new_from_json(page, json);
     if (message == NULL || jsc_context_get_exception(page) != NULL) {
         take_exception(page, index, failures);
         if (message != NULL) g_object_unref(message);
         return;
     }
-    JSCValue *bridge = jsc_context_get_value(page, "GBGBridge");
+    JSCValue *result = jsc_value_function_call(function, JSC_TYPE_VALUE, message, G_TYPE_NONE);
     take_exception(page, index, failures);
-    if (bridge == NULL || !jsc_value_is_object(bridge)) {
-        if (failures->len > 0) g_string_append_c(failures, '\n');
-        g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":TypeError: window.GBGBridge is not an object", index);
-    } else {
-        JSCValue *receive = jsc_value_object_get_property(bridge, "receive");
-        take_exception(page, index, failures);
-        if (receive == NULL || !jsc_value_is_function(receive)) {
-            if (failures->len > 0) g_string_append_c(failures, '\n');
-            g_string_append_printf(
-                failures, "%" G_GSIZE_FORMAT ":TypeError: window.GBGBridge.receive is not a function", index);
-        } else {
-            JSCValue *result = jsc_value_object_invoke_method(bridge, "receive", JSC_TYPE_VALUE, message, G_TYPE_NONE);
-            take_exception(page, index, failures);
-            if (result != NULL) g_object_unref(result);
-        }
-        if (receive != NULL) g_object_unref(receive);
-    }
-    if (bridge != NULL) g_object_unref(bridge);
+    if (result != NULL) g_object_unref(result);
     g_object_unref(message);
 }
 
@@ -97,11 +107,17 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
         return;
     }
     JSCContext *context = webkit_frame_get_js_context(frame);
+    JSCValue *function = hand_over_function(page, context, token);
     GString *failures = g_string_new(NULL);
     const char *json = NULL;
     gsize index = 0;
     while (g_variant_iter_next(texts, "&s", &json)) {
-        hand_over(context, json, index, failures);
+        if (function != NULL && jsc_value_is_function(function)) {
+            hand_over(context, function, json, index, failures);
+        } else {
+            if (failures->len > 0) g_string_append_c(failures, '\n');
+            g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":Error: the page's world could not be reached", index);
+        }
         index++;
     }
     g_variant_iter_free(texts);

@@ -80,6 +80,20 @@ extension Scenarios {
             second == #""[2]""#, "a replacement made after the first delivery gets the next answer once",
             second ?? "nil")
 
+        // A large answer goes through the extension (small ones are evaluated), and arrives whole.
+        let before = transport.extensionDeliveryCount
+        let blob = String(repeating: "b", count: 1024 * 1024)
+        journey.run(
+            "request('test.echo', { blob: '\(blob.prefix(8))'.repeat(131072) }).then(function (m) {"
+                + " window.bigAnswer = m.payload.data.blob.length; })")
+        _ = await journey.inbox.next("test.echo")
+        await harness.pause(0.3)
+        let big = await harness.evaluate("String(window.bigAnswer)", in: journey.webView)
+        harness.check(
+            big == "\"\(blob.utf8.count)\"" && transport.extensionDeliveryCount == before + 1,
+            "a 1 MiB answer goes through the extension, whole",
+            "\(big ?? "nil"), \(transport.extensionDeliveryCount - before)")
+
         // A delivery under a forged token is dropped in the web process: no script sees it.
         let forged = await sendRawDelivery(
             to: journey.webView, token: "forged-token",

@@ -58,7 +58,8 @@ extension Scenarios {
         harness.check(
             journey.window.transport.deliversThroughExtension == expectsExtension,
             expectsExtension
-                ? "answers go through the web-process extension" : "answers are evaluated (no web-process extension)")
+                ? "the web-process extension is in use (large answers go through it)"
+                : "answers are evaluated (no web-process extension)")
         harness.check(host.pendingRequests.count == 1, "request without a handler waits in pendingRequests")
         host.respond(
             to: unhandled.correlationId, status: .unsupported,

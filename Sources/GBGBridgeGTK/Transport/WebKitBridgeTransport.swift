@@ -106,10 +106,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
     /// installed or `GBGBRIDGE_WEB_EXTENSION_DIR=off`.
     public nonisolated static var webProcessExtensionDirectory: String? { WebProcessExtension.directory }
 
-    /// Whether deliveries go through the web-process extension (it announced itself in this web process):
-    /// checked natively against the document and parsed once in the page's world. False until then, and when
-    /// no extension is installed (deliveries are then evaluated in the relay's world).
+    /// Whether large deliveries go through the web-process extension (it announced itself in this web
+    /// process): checked natively against the document and parsed once in the page's world. False until then,
+    /// and when no extension is installed. Small deliveries are evaluated in the relay's world either way
+    /// (lower latency; see ``WebProcessExtension``).
     public private(set) var deliversThroughExtension = false
+    /// Deliveries handed to the extension so far (for tests and diagnostics).
+    package private(set) var extensionDeliveryCount = 0
     private var lastHelloToken: String?
     /// The token of the document that can receive messages now, if any.
     package var readyToken: String? {
@@ -182,7 +185,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
         toDocument token: String,
         in webView: UnsafeMutablePointer<WebKitWebView>
     ) {
-        if deliversThroughExtension {
+        if deliversThroughExtension
+            && deliveries.reduce(0, { $0 + $1.json.utf8.count }) >= WebProcessExtension.smallestDelivery
+        {
             sendToExtension(deliveries, toDocument: token, in: webView)
             return
         }
@@ -206,6 +211,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         toDocument token: String,
         in webView: UnsafeMutablePointer<WebKitWebView>
     ) {
+        extensionDeliveryCount += 1
         let parameters = WebProcessExtension.deliveryParameters(token: token, texts: deliveries.map(\.json))
         let message = webkit_user_message_new(WebProcessExtension.deliverMessage, parameters)
         let completion: @MainActor (ExtensionReply) -> Void = { [weak self] reply in
