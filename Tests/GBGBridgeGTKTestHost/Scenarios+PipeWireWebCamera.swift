@@ -62,31 +62,43 @@ extension Scenarios {
     /// Camera portal: both get moving frames at once, nobody is `busy`.
     @MainActor
     static func webCameraPipeWire(_ harness: Harness) async {
-        let probe = CameraJourney(access: .allow)
-        probe.journey.server.serve("/pipewire.js", pipeWireLibrary)
-        probe.journey.server.serve(
-            "/",
-            page(
-                title: "Web camera (PipeWire)",
-                "<script src=\"/camera.js\"></script><script src=\"/pipewire.js\"></script>")
-        )
-        probe.usesMockDevices = false
-        await probe.open()
-
-        // The capture window's route streams first, as when the window is open and the page asks for the camera.
+        // WebKit 2.50 fills its PipeWire device list once per web process, asynchronously; a page that asks
+        // before it is filled gets OverconstrainedError for the life of that process (about one run in four
+        // here), and once in a while the page's first stream never delivers a frame. A new window (a new web
+        // process) is what a person would get by trying again; each try is noted.
+        var probe = CameraJourney(access: .allow)
+        var first: JSONValue?
         var stream: PipeWireStream?
-        do {
-            let opened = ContinuousClock.now
-            stream = try await PipeWireStream.open(target: nil, request: PipeWireStreamRequest())
-            harness.note("native open to first frame: \(opened.duration(to: .now))")
-        } catch {
-            harness.note("native stream: \(error)")
+        var frames: AsyncThrowingStream<PipeWireFrame, any Error>.AsyncIterator?
+        for window in 1...3 {
+            probe = CameraJourney(access: .allow)
+            probe.journey.server.serve("/pipewire.js", pipeWireLibrary)
+            probe.journey.server.serve(
+                "/",
+                page(
+                    title: "Web camera (PipeWire)",
+                    "<script src=\"/camera.js\"></script><script src=\"/pipewire.js\"></script>"))
+            probe.usesMockDevices = false
+            await probe.open()
+            if window == 1 {
+                // The capture window's route streams first, as when the window is open and the page asks.
+                do {
+                    let opened = ContinuousClock.now
+                    stream = try await PipeWireStream.open(target: nil, request: PipeWireStreamRequest())
+                    harness.note("native open to first frame: \(opened.duration(to: .now))")
+                } catch {
+                    harness.note("native stream: \(error)")
+                }
+                harness.check(stream != nil, "the native route opens the camera")
+                frames = stream?.frames.makeAsyncIterator()
+            }
+            probe.journey.run("pipeWireFrames('page')")
+            first = await probe.result("page", harness: harness, seconds: 20)
+            guard first?["ok"] != .bool(true), window < 3 else { break }
+            harness.note(
+                "window \(window): no frame for the page (\(String(describing: first?["error"]))); a new window")
+            probe.journey.window.close()
         }
-        harness.check(stream != nil, "the native route opens the camera")
-        var frames = stream?.frames.makeAsyncIterator()
-
-        probe.journey.run("pipeWireFrames('page')")
-        let first = await probe.result("page", harness: harness, seconds: 90)
         harness.check(
             first?["ok"] == .bool(true), "the page gets the camera the native route is streaming",
             "\(String(describing: first))")
