@@ -170,7 +170,18 @@ public enum PipeWireDiscovery {
 
     /// Asks the daemon (blocking; call off the main thread).
     static func scanNow(portalRemote: Int32?) -> PipeWireScan {
-        withStartedProvider(portalRemote: portalRemote) { provider in
+        let wasStarted = providerStarted
+        return withStartedProvider(portalRemote: portalRemote) { provider in
+            // A provider that has just connected fills its list as the daemon's registry arrives: give it a moment.
+            if !wasStarted {
+                for _ in 0..<20 where gst_device_provider_can_monitor(provider) != 0 {
+                    let devices = gst_device_provider_get_devices(provider)
+                    let isEmpty = devices == nil
+                    g_list_free_full(devices, { cgst_object_unref($0) })
+                    if !isEmpty { break }
+                    usleep(50_000)
+                }
+            }
             let devices = gst_device_provider_get_devices(provider)
             defer { g_list_free_full(devices, { cgst_object_unref($0) }) }
             var cameras: [PipeWireCamera] = []

@@ -75,7 +75,7 @@ struct CameraPortalTests {
         #expect(coordinator.cameraAvailable == true)
         #expect(!coordinator.isWatchingPipeWire, "no watch (and no remote) before access")
         try storePermission("yes")
-        #expect(!(await PipeWireDiscovery.scan().cameras.isEmpty))
+        #expect(await eventually { !(await PipeWireDiscovery.scan().cameras.isEmpty) })
         await coordinator.refreshAvailability()
         #expect(coordinator.isWatchingPipeWire, "watching once the portal granted a remote")
         #expect(host.documentCapture.permissionState == .granted)
