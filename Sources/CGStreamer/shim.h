@@ -213,6 +213,16 @@ static inline int cgst_caps_rates(const GstCaps *caps, int index, int *numerator
     return count;
 }
 
+/// Whether structure `index` of `caps` gives its frame rate as a range (not a value or a list).
+static inline int cgst_caps_rate_is_range(const GstCaps *caps, int index) {
+    const GstStructure *structure = gst_caps_get_structure(caps, (guint)index);
+    const GValue *value = gst_structure_get_value(structure, "framerate");
+    return value != NULL && GST_VALUE_HOLDS_FRACTION_RANGE(value) ? 1 : 0;
+}
+
+/// Caps parsed from their text form (`gst_caps_from_string`); NULL when the text is not caps.
+static inline GstCaps *cgst_caps_from_string(const char *text) { return gst_caps_from_string(text); }
+
 // MARK: Samples
 
 /// Copies the RGB picture of the next sample from `sink` into a new buffer (g_free): its geometry and

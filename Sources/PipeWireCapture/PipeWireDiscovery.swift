@@ -216,7 +216,10 @@ public enum PipeWireDiscovery {
             modes: modes(in: caps))
     }
 
-    /// The sizes `caps` list (a size range counts as its two ends), with their rates.
+    /// The sizes `caps` list, with their rates. A camera that scales (libcamera's, PipeWire's test source)
+    /// gives ranges instead of sizes: a size range counts as the usual camera sizes inside it and its upper
+    /// end (its two ends when no usual size is inside), a rate range as the usual rates inside it and its ends up to 120 fps, so that the
+    /// choice never lands on a 1x1 picture or an absurd rate.
     static func modes(in caps: UnsafeMutablePointer<GstCaps>?) -> [PipeWireMode] {
         guard let caps else { return [] }
         var modes: [PipeWireMode] = []
@@ -227,16 +230,23 @@ public enum PipeWireDiscovery {
             var minHeight: Int32 = 0
             var maxHeight: Int32 = 0
             let kind = cgst_caps_entry(caps, index, &format, &minWidth, &maxWidth, &minHeight, &maxHeight)
-            guard kind != 0, minWidth > 0, minHeight > 0 else { continue }
+            guard kind != 0, minWidth > 0, minHeight > 0, maxWidth >= minWidth, maxHeight >= minHeight else {
+                continue
+            }
             var numerators = [Int32](repeating: 0, count: 32)
             var denominators = [Int32](repeating: 0, count: 32)
             let count = Int(cgst_caps_rates(caps, index, &numerators, &denominators, 32))
-            let rates = (0..<min(count, 32)).compactMap { item -> PipeWireFrameRate? in
+            var rates = (0..<min(count, 32)).compactMap { item -> PipeWireFrameRate? in
                 guard numerators[item] > 0, denominators[item] > 0 else { return nil }
                 return PipeWireFrameRate(numerator: Int(numerators[item]), denominator: Int(denominators[item]))
             }
-            var sizes = [(Int(minWidth), Int(minHeight))]
-            if maxWidth != minWidth || maxHeight != minHeight { sizes.append((Int(maxWidth), Int(maxHeight))) }
+            if cgst_caps_rate_is_range(caps, index) != 0, count >= 2 {
+                rates = rangeRates(
+                    from: (Int(numerators[0]), Int(max(denominators[0], 1))),
+                    to: (Int(numerators[1]), Int(max(denominators[1], 1))))
+            }
+            let sizes = sizes(
+                width: Int(minWidth)...Int(maxWidth), height: Int(minHeight)...Int(maxHeight))
             for (width, height) in sizes {
                 let mode = PipeWireMode(width: width, height: height, frameRates: rates, isJPEG: kind == 2)
                 if let existing = modes.firstIndex(where: { $0.width == width && $0.height == height }) {
@@ -248,6 +258,41 @@ public enum PipeWireDiscovery {
             }
         }
         return modes
+    }
+
+    /// Sizes cameras commonly stream, looked for inside a size range.
+    static let usualSizes = [
+        (640, 480), (1280, 720), (1280, 960), (1920, 1080), (2560, 1440), (3840, 2160),
+    ]
+    /// Rates looked for inside a rate range.
+    static let usualRates = [15, 30]
+    /// The largest width or height of a range's upper end that counts as a size of its own.
+    static let largestRangeEnd = 8192
+    /// The fastest end of a rate range that is kept.
+    static let fastestRangeEnd = 120.0
+
+    static func sizes(width: ClosedRange<Int>, height: ClosedRange<Int>) -> [(Int, Int)] {
+        if width.count == 1 && height.count == 1 { return [(width.lowerBound, height.lowerBound)] }
+        let largest = (width.upperBound, height.upperBound)
+        var inside = usualSizes.filter { width.contains($0.0) && height.contains($0.1) }
+        guard !inside.isEmpty else { return [(width.lowerBound, height.lowerBound), largest] }
+        // The sensor's full size, when it is one a camera can have (the best for documents).
+        if largest.0 <= largestRangeEnd && largest.1 <= largestRangeEnd && !inside.contains(where: { $0 == largest }) {
+            inside.append(largest)
+        }
+        return inside
+    }
+
+    static func rangeRates(from low: (Int, Int), to high: (Int, Int)) -> [PipeWireFrameRate] {
+        let slowest = Double(low.0) / Double(low.1)
+        let fastest = Double(high.0) / Double(high.1)
+        var rates = usualRates.filter { Double($0) >= slowest && Double($0) <= fastest }
+            .map { PipeWireFrameRate(numerator: $0) }
+        for end in [low, high] where end.0 > 0 && Double(end.0) / Double(end.1) <= fastestRangeEnd {
+            let rate = PipeWireFrameRate(numerator: end.0, denominator: end.1)
+            if !rates.contains(rate) { rates.append(rate) }
+        }
+        return rates
     }
 
     static func environment(_ name: String) -> String? {

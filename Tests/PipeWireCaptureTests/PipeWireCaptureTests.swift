@@ -1,11 +1,12 @@
+import CGStreamer
 import Foundation
 import GBGBridge
 import GBGBridgeGTK
-import PipeWireCapture
 import Testing
 import V4L2Capture
 
 @testable import GBGBridgeCapture
+@testable import PipeWireCapture
 
 /// Parsing and remembering PipeWire choices: no daemon needed.
 @Suite("PipeWire choices")
@@ -59,6 +60,31 @@ struct PipeWireChoiceTests {
         let selfie = PipeWireFrameSource(camera: camera, purpose: .selfie)
         #expect(selfie.request.width == 640 || selfie.request.width == 1920)
         #expect(PipeWireFrameSource(camera: camera).request == PipeWireStreamRequest())
+    }
+
+    /// Cameras that scale (libcamera's, PipeWire's own test source) give size and rate ranges, up to
+    /// 2147483647 pixels and frames per second: the choice stays on sizes and rates a camera really streams.
+    @Test func rangedCapsChooseUsualSizesAndRates() throws {
+        try #require(cgst_init_check() != 0)
+        func modes(_ text: String) -> [PipeWireMode] {
+            let caps = cgst_caps_from_string(text)
+            defer { if let caps { cgst_caps_unref(caps) } }
+            return PipeWireDiscovery.modes(in: caps)
+        }
+        let testSource = modes(
+            "video/x-raw, format=RGB, width=[1, 2147483647], height=[1, 2147483647], framerate=[0/1, 2147483647/1]")
+        #expect(testSource.map(\.width) == [640, 1280, 1280, 1920, 2560, 3840])
+        #expect(testSource.first?.frameRates == [.init(numerator: 15), .init(numerator: 30)])
+        let scaler = PipeWireCamera(
+            name: "Scaler", objectPath: nil, nodeName: "scaler", target: nil,
+            modes: modes("video/x-raw, format=NV12, width=[320, 2592], height=[240, 1944], framerate=[1/1, 30/1]"))
+        #expect(
+            PipeWireFrameSource(camera: scaler, purpose: .document).request
+                == PipeWireStreamRequest(width: 2592, height: 1944, frameRate: .init(numerator: 30)))
+        #expect(PipeWireFrameSource(camera: scaler, purpose: .selfie).request.width == 1280)
+        // A range holding none of the usual sizes counts as its two ends.
+        #expect(modes("video/x-raw, format=RGB, width=[100, 200], height=[100, 200]").map(\.width) == [100, 200])
+        #expect(modes("video/x-raw, format=RGB, width=1280, height=720, framerate=30/1").count == 1)
     }
 
     @Test(.enabled(if: !PrivatePipeWire.running && !PrivatePipeWire.portal, "a private PipeWire runs"))
