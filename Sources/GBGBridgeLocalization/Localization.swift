@@ -47,8 +47,10 @@ public enum Localization {
     /// (a development build, filled by `scripts/build-translations.sh`); else `nil`, the system default.
     public static func defaultLocaleDirectory() -> String? {
         if let directory = environmentValue(localeDirectoryVariable), !directory.isEmpty { return directory }
-        guard let executableDirectory = executablePath().map(parent(of:)) else { return nil }
-        for candidate in [parent(of: executableDirectory) + "/share/locale", executableDirectory + "/locale"]
+        guard let executableDirectory = ProgramLocation.executableDirectory() else { return nil }
+        for candidate in [
+            ProgramLocation.parent(of: executableDirectory) + "/share/locale", executableDirectory + "/locale",
+        ]
         where holdsCatalogue(candidate) {
             return candidate
         }
@@ -144,18 +146,6 @@ public enum Localization {
 
     static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
-    }
-
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
 

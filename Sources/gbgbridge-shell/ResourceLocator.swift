@@ -44,7 +44,7 @@ enum ResourceLocator {
             return override
         }
         var candidates: [String] = []
-        if let executable = executablePath() {
+        if let executable = ProgramLocation.executablePath() {
             var directory = parent(of: executable)
             while directory != "/" && !directory.isEmpty {
                 candidates.append(directory + "/Resources")
@@ -70,14 +70,6 @@ enum ResourceLocator {
     static func currentDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        return text(of: buffer)
-    }
-
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        buffer[length] = 0
         return text(of: buffer)
     }
 

@@ -42,12 +42,15 @@ final class Harness {
         g_main_loop_quit(loop)
     }
 
-    /// Evaluates `expression` in the page and returns `JSON.stringify` of its value.
-    func evaluate(_ expression: String, in webView: UnsafeMutablePointer<WebKitWebView>) async -> String? {
+    /// Evaluates `expression` in the page (in the script world named `world`, the page's own when nil) and
+    /// returns `JSON.stringify` of its value.
+    func evaluate(
+        _ expression: String, in webView: UnsafeMutablePointer<WebKitWebView>, world: String? = nil
+    ) async -> String? {
         await withCheckedContinuation { continuation in
             let box = Unmanaged.passRetained(EvaluationBox { continuation.resume(returning: $0) }).toOpaque()
             webkit_web_view_evaluate_javascript(
-                webView, "JSON.stringify(\(expression))", -1, nil, nil, nil, evaluationDone, box)
+                webView, "JSON.stringify(\(expression))", -1, world, nil, nil, evaluationDone, box)
         }
     }
 

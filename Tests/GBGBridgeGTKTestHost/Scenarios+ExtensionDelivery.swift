@@ -5,7 +5,7 @@ import GBGBridgeGTK
 
 extension Scenarios {
     /// The delivery path through the web-process extension, against a hostile page (docs/transport.md, threat
-    /// model): the page's world cannot read the document token; a page that replaces `window.GBGBridge` before or
+    /// model): the page's world cannot read the document token nor see the native functions between the worlds; a page that replaces `window.GBGBridge` before or
     /// after the first delivery gets its own document's messages, and only those; a delivery carrying another
     /// document's token (forged, or stale after a navigation) is dropped natively and reaches no script.
     @MainActor
@@ -54,6 +54,15 @@ extension Scenarios {
                 + "function (n) { return n.indexOf('gbgBridge') >= 0; }).length",
             in: journey.webView)
         harness.check(visible == #""undefined/0""#, "the page's world cannot see the document token", visible ?? "nil")
+
+        // Between the worlds by native calls, not DOM events: the page-world script took the extension's post
+        // function before any page script ran (the check above: nothing of it is left on the page's window), and
+        // the relay has the hand-over.
+        let relayWorld = await harness.evaluate(
+            "typeof window.__gbgBridgeNativeHandOver + '/' + typeof window.__gbgBridgeTake", in: journey.webView,
+            world: "gbgbridge")
+        harness.check(
+            relayWorld == #""function/function""#, "the relay hands messages over natively", relayWorld ?? "nil")
 
         // The replacement made before the first delivery receives this document's answers.
         journey.run("request('test.echo', { n: 1 }).then(function (m) { window.firstAnswer = m.payload.data.n; })")

@@ -35,6 +35,15 @@ enum BridgeScripts {
     /// The isolated-world function the delivery script calls.
     static let deliverFunction = "__gbgBridgeDeliver"
 
+    /// Page world, with the web-process extension: the native function handing a message's JSON text to the
+    /// relay's ``relayTakeFunction`` (taken from the window by the page-world script before page scripts run).
+    static let nativePostFunction = "__gbgBridgeNativePost"
+    /// Relay world: the function taking one message's JSON text from the page world.
+    static let relayTakeFunction = "__gbgBridgeTake"
+    /// Relay world, with the web-process extension: the native function handing one message's JSON text to the
+    /// page's `GBGBridge.receive`, parsed in the page's world; returns "" or the exception it threw.
+    static let nativeHandOverFunction = "__gbgBridgeNativeHandOver"
+
     /// Page world to relay: one message as JSON text.
     static let messageEvent = "__gbgBridgeMessage"
     /// Page world to relay: a notice (oversize message, console record) as JSON text.
@@ -131,6 +140,16 @@ enum BridgeScripts {
           var loneSurrogate = /\\p{Cs}/gu;
           var limit = \(maxMessageUnits);
           function send(type, text) { dispatch.call(target, new Relay(type, { detail: text })); }
+          // With the web-process extension, a message goes to the relay by a native call (no DOM event, no
+          // copy of the text); the function is taken from the window before any page script runs.
+          var nativePost = null;
+          try {
+            var offered = window.\(nativePostFunction);
+            if (typeof offered === "function") { nativePost = offered; delete window.\(nativePostFunction); }
+          } catch (ignored) {}
+          function sendMessage(text) {
+            if (nativePost !== null) { nativePost(text); } else { send("\(messageEvent)", text); }
+          }
           function escapeSurrogate(unit) { return "\\\\u" + unit.charCodeAt(0).toString(16); }
           function post(body) {
             var text;
@@ -153,7 +172,7 @@ enum BridgeScripts {
             if (wellFormed ? !wellFormed.call(text) : loneSurrogate.test(text)) {
               text = replace.call(text, loneSurrogate, escapeSurrogate);
             }
-            send("\(messageEvent)", text);
+            sendMessage(text);
           }
           var handler = Object.freeze({ postMessage: function (body) { post(body); } });
           if (!window.webkit) {
@@ -283,11 +302,16 @@ enum BridgeScripts {
               function reject() {
                 control.postMessage({ kind: "rejected", origin: location.origin, fromTopFrame: true });
               }
+              function take(text) {
+                if (!isAllowed()) { reject(); return; }
+                if (typeof text === "string" && queue.push(text) === 1) { queueMicrotask(flush); }
+              }
               window.addEventListener("\(messageEvent)", function (event) {
                 event.stopImmediatePropagation();
-                if (!isAllowed()) { reject(); return; }
-                if (typeof event.detail === "string" && queue.push(event.detail) === 1) { queueMicrotask(flush); }
+                take(event.detail);
               }, true);
+              // The web-process extension's way in from the page's world (see `nativePostFunction`).
+              Object.defineProperty(window, "\(relayTakeFunction)", { value: take });
               window.addEventListener("\(flushEvent)", function (event) {
                 event.stopImmediatePropagation();
                 flush();
@@ -314,8 +338,18 @@ enum BridgeScripts {
                 }
                 window.addEventListener("\(deliverFailedEvent)", failed, true);
                 try {
+                  // With the web-process extension a message given as JSON text is parsed in the page's world and
+                  // handed to it natively (no DOM event, no copy between the worlds).
+                  var handOver = window.\(nativeHandOverFunction);
+                  if (typeof handOver !== "function") { handOver = null; }
                   for (index = 0; index < batch.length - 1; index++) {
-                    window.dispatchEvent(new CustomEvent("\(deliverEvent)", { detail: batch[index + 1] }));
+                    var item = batch[index + 1];
+                    if (handOver !== null && typeof item === "string") {
+                      var failure = handOver(item);
+                      if (failure) { failures.push(index + ":" + failure); }
+                    } else {
+                      window.dispatchEvent(new CustomEvent("\(deliverEvent)", { detail: item }));
+                    }
                   }
                 } finally {
                   window.removeEventListener("\(deliverFailedEvent)", failed, true);
@@ -340,16 +374,17 @@ enum BridgeScripts {
     /// message that may name a `__proto__` key goes as a string literal instead (an
     /// object literal would set the prototype rather than keep the key), parsed in the
     /// page; so does any text with a `\\u` escape, which could spell that key.
-    /// Evaluates to `-1` when the document has changed, `0` when all were
+    /// With `asText` every message goes as a string literal (for the web-process extension's hand-over,
+    /// which parses it in the page's world). Evaluates to `-1` when the document has changed, `0` when all were
     /// delivered, else to `index:error` lines for the messages whose `receive` call threw.
-    static func delivery(of messages: [String], toDocument token: String) -> [UInt8] {
+    static func delivery(of messages: [String], toDocument token: String, asText: Bool = false) -> [UInt8] {
         var script: [UInt8] = []
         script.reserveCapacity(messages.reduce(64 + token.utf8.count) { $0 + $1.utf8.count + 4 })
         script.append(contentsOf: "\(deliverFunction)([".utf8)
         appendStringLiteral(of: token, to: &script)
         for json in messages {
             script.append(UInt8(ascii: ","))
-            if mayNameProtoKey(json) {
+            if asText || mayNameProtoKey(json) {
                 appendStringLiteral(of: json, to: &script)
             } else {
                 script.append(contentsOf: json.utf8)

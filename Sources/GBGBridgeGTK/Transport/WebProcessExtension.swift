@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeLocalization
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,7 @@ enum WebProcessExtension {
             if directory == "off" { return nil }
             if !directory.isEmpty { return holdsLibrary(directory) ? directory : nil }
         }
-        guard let executableDirectory = executableDirectory() else { return nil }
+        guard let executableDirectory = ProgramLocation.executableDirectory() else { return nil }
         let candidates = [
             executableDirectory + "/../lib/gbgbridge-shell/web-extension", executableDirectory + "/../web-extension",
         ]
@@ -50,15 +51,6 @@ enum WebProcessExtension {
 
     private static func holdsLibrary(_ directory: String) -> Bool {
         access(directory + "/" + libraryName, R_OK) == 0
-    }
-
-    private static func executableDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 
     /// The `(sas)` parameters of a delivery: the document's token and the messages' JSON texts (each copied
