@@ -6,11 +6,10 @@
 // page's world, and handed to `window.GBGBridge.receive`. Nothing is evaluated as script, and no event
 // carries the message between worlds.
 //
-// Smaller messages still go through the relay, but cross between the worlds by a native call instead of a
-// DOM event (whose detail WebKit copies for the other world): the page-world script posts through
-// `GBGBRIDGE_PAGE_POST`, which hands the JSON text (a string, shared, not copied) to the relay's take
-// function; the relay hands each delivered JSON text to `GBGBRIDGE_RELAY_HAND_OVER`, which parses it in the
-// page's world. Both are made per document when WebKit clears the main frame's window object in that world.
+// The other way, a large message's JSON text goes from the page's world to the relay by a native call
+// instead of a DOM event (whose detail WebKit copies for the other world): the page-world script posts it
+// through `GBGBRIDGE_PAGE_POST`, which hands the same string to the relay's take function (the origin check
+// and the batching). The function is made per document, when WebKit clears the main frame's window object.
 
 #include <string.h>
 #include <webkit2/webkit-web-extension.h>
@@ -41,44 +40,45 @@ static gboolean is_current_document(WebKitFrame *frame, const char *token) {
     return matches;
 }
 
-/// The exception pending in `context` as `String(error)` writes an error ("Name: message"), cleared; NULL
-/// when there is none.
-static char *take_exception_text(JSCContext *context) {
-    JSCException *exception = jsc_context_get_exception(context);
-    if (exception == NULL) return NULL;
-    const char *name = jsc_exception_get_name(exception);
-    const char *message = jsc_exception_get_message(exception);
-    GString *text = g_string_new(NULL);
-    if (name != NULL && name[0] != '\0') g_string_append_printf(text, "%s: ", name);
-    gboolean in_space = FALSE;
-    for (const char *c = message != NULL ? message : "exception"; *c; c++) {
-        gboolean space = g_ascii_isspace(*c);
-        if (!space) g_string_append_c(text, *c);
-        else if (!in_space) g_string_append_c(text, ' ');
-        in_space = space;
-    }
-    jsc_context_clear_exception(context);
-    return g_string_free(text, FALSE);
-}
-
 /// Appends "index:Name: message" for the exception pending in `context`, and clears it.
 static void take_exception(JSCContext *context, gsize index, GString *failures) {
-    char *text = take_exception_text(context);
-    if (text == NULL) return;
+    JSCException *exception = jsc_context_get_exception(context);
+    if (exception == NULL) return;
+    char *text = jsc_exception_to_string(exception);
     if (failures->len > 0) g_string_append_c(failures, '\n');
-    g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":%s", index, text);
+    g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":", index);
+    for (const char *c = text ? text : "exception"; *c; c++) {
+        g_string_append_c(failures, (*c == '\n' || *c == '\r' || *c == '\t') ? ' ' : *c);
+    }
     g_free(text);
+    jsc_context_clear_exception(context);
 }
 
 /// The page-world function that hands a message to `window.GBGBridge.receive` (looked up at each call, as
-/// the page may replace it), made by this extension for the document now in the main frame, before any of
-/// the page's scripts ran: a function of the page's world whose body the page cannot change.
-static JSCValue *current_hand_over(WebKitWebPage *page) {
-    return g_object_get_data(G_OBJECT(page), "gbgbridge-hand-over");
+/// the page may replace it), made once per document and kept with that document's token.
+typedef struct {
+    char *token;
+    JSCValue *hand_over;
+} DocumentState;
+
+static void document_state_free(gpointer data) {
+    DocumentState *state = data;
+    g_free(state->token);
+    if (state->hand_over != NULL) g_object_unref(state->hand_over);
+    g_free(state);
 }
 
-static WebKitWebPage *page_with_id(gpointer data) {
-    return web_extension != NULL ? webkit_web_extension_get_page(web_extension, *(guint64 *)data) : NULL;
+static JSCValue *hand_over_function(WebKitWebPage *page, JSCContext *context, const char *token) {
+    DocumentState *state = g_object_get_data(G_OBJECT(page), "gbgbridge-document");
+    if (state != NULL && strcmp(state->token, token) == 0) return state->hand_over;
+    state = g_new0(DocumentState, 1);
+    state->token = g_strdup(token);
+    // Made by this extension, not by the page: a function of the page's world whose body the page cannot change.
+    state->hand_over = jsc_context_evaluate(
+        context, "(function (message) { window.GBGBridge.receive(message); })", -1);
+    if (jsc_context_get_exception(context) != NULL) jsc_context_clear_exception(context);
+    g_object_set_data_full(G_OBJECT(page), "gbgbridge-document", state, document_state_free);
+    return state->hand_over;
 }
 
 /// Hands one message to the page: `window.GBGBridge.receive(JSON.parse(json))`, parsed natively.
@@ -113,7 +113,7 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
         return;
     }
     JSCContext *context = webkit_frame_get_js_context(frame);
-    JSCValue *function = current_hand_over(page);
+    JSCValue *function = hand_over_function(page, context, token);
     GString *failures = g_string_new(NULL);
     const char *json = NULL;
     gsize index = 0;
@@ -135,7 +135,7 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
 
 /// The page world's post: hands one message's JSON text, as it is, to the relay's take function.
 static void native_post(JSCValue *text, gpointer data) {
-    WebKitWebPage *page = page_with_id(data);
+    WebKitWebPage *page = web_extension != NULL ? webkit_web_extension_get_page(web_extension, *(guint64 *)data) : NULL;
     WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
     if (frame == NULL || !jsc_value_is_string(text)) return;
     JSCContext *isolated = webkit_frame_get_js_context_for_script_world(frame, relay_world);
@@ -145,78 +145,27 @@ static void native_post(JSCValue *text, gpointer data) {
         JSCValue *result = jsc_value_function_call(take, JSC_TYPE_VALUE, text, G_TYPE_NONE);
         if (result != NULL) g_object_unref(result);
     }
-    g_free(take_exception_text(isolated));
+    if (jsc_context_get_exception(isolated) != NULL) jsc_context_clear_exception(isolated);
     if (take != NULL) g_object_unref(take);
     g_object_unref(isolated);
 }
 
-/// The relay's hand-over: parses one message's JSON text in the page's world and hands it to
-/// `window.GBGBridge.receive`; returns "" or the exception, as `String(error)` writes it.
-static char *native_hand_over(JSCValue *text, gpointer data) {
-    WebKitWebPage *page = page_with_id(data);
-    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
-    JSCValue *function = page != NULL ? current_hand_over(page) : NULL;
-    if (frame == NULL || function == NULL || !jsc_value_is_function(function)) {
-        return g_strdup("Error: the page's world could not be reached");
-    }
-    if (!jsc_value_is_string(text)) return g_strdup("TypeError: a delivered message is not JSON text");
-    char *json = jsc_value_to_string(text);
-    JSCContext *context = webkit_frame_get_js_context(frame);
-    char *failure = NULL;
-    JSCValue *message = jsc_value_new_from_json(context, json);
-    failure = take_exception_text(context);
-    if (failure == NULL && message != NULL) {
-        JSCValue *result = jsc_value_function_call(function, JSC_TYPE_VALUE, message, G_TYPE_NONE);
-        failure = take_exception_text(context);
-        if (result != NULL) g_object_unref(result);
-    }
-    if (message != NULL) g_object_unref(message);
-    g_object_unref(context);
-    g_free(json);
-    return failure != NULL ? failure : g_strdup("");
-}
-
-/// Defines `name` on the global object of `context` as a native function of one argument; the page's id
-/// is its data. The page world's may be removed (the page-world script takes it), the relay world's not.
-static void define_native(
-    JSCContext *context, WebKitWebPage *page, const char *name, GCallback callback, GType return_type,
-    gboolean removable) {
-    guint64 *page_id = g_new(guint64, 1);
-    *page_id = webkit_web_page_get_id(page);
-    JSCValue *function = jsc_value_new_function(
-        context, name, callback, page_id, g_free, return_type, 1, JSC_TYPE_VALUE);
-    JSCValue *global = jsc_context_get_global_object(context);
-    jsc_value_object_define_property_data(
-        global, name, removable ? JSC_VALUE_PROPERTY_CONFIGURABLE : 0, function);
-    g_free(take_exception_text(context));
-    g_object_unref(global);
-    g_object_unref(function);
-}
-
-/// A new document in the main frame, seen from the page's world: the hand-over function for it, and the
-/// post function its page-world script takes.
+/// A new document in the main frame, seen from the page's world: the post function its page-world script
+/// takes (a configurable, hidden property of the window; the page's id is the function's data).
 static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
     (void)data;
     if (!webkit_frame_is_main_frame(frame)) return;
     JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
     if (context == NULL) return;
-    JSCValue *hand_over = jsc_context_evaluate(
-        context, "(function (message) { window.GBGBridge.receive(message); })", -1);
-    g_free(take_exception_text(context));
-    if (hand_over != NULL) {
-        g_object_set_data_full(G_OBJECT(page), "gbgbridge-hand-over", hand_over, g_object_unref);
-    }
-    define_native(context, page, GBGBRIDGE_PAGE_POST, G_CALLBACK(native_post), G_TYPE_NONE, TRUE);
-    g_object_unref(context);
-}
-
-/// A new document in the main frame, seen from the relay's world: the hand-over function for the relay.
-static void relay_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
-    (void)data;
-    if (!webkit_frame_is_main_frame(frame)) return;
-    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
-    if (context == NULL) return;
-    define_native(context, page, GBGBRIDGE_RELAY_HAND_OVER, G_CALLBACK(native_hand_over), G_TYPE_STRING, FALSE);
+    guint64 *page_id = g_new(guint64, 1);
+    *page_id = webkit_web_page_get_id(page);
+    JSCValue *function = jsc_value_new_function(
+        context, GBGBRIDGE_PAGE_POST, G_CALLBACK(native_post), page_id, g_free, G_TYPE_NONE, 1, JSC_TYPE_VALUE);
+    JSCValue *global = jsc_context_get_global_object(context);
+    jsc_value_object_define_property_data(global, GBGBRIDGE_PAGE_POST, JSC_VALUE_PROPERTY_CONFIGURABLE, function);
+    if (jsc_context_get_exception(context) != NULL) jsc_context_clear_exception(context);
+    g_object_unref(global);
+    g_object_unref(function);
     g_object_unref(context);
 }
 
@@ -247,5 +196,4 @@ G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extensi
     relay_world = webkit_script_world_new_with_name(GBGBRIDGE_RELAY_WORLD);
     g_signal_connect(extension, "page-created", G_CALLBACK(page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(page_world_cleared), NULL);
-    g_signal_connect(relay_world, "window-object-cleared", G_CALLBACK(relay_world_cleared), NULL);
 }

@@ -35,14 +35,14 @@ enum BridgeScripts {
     /// The isolated-world function the delivery script calls.
     static let deliverFunction = "__gbgBridgeDeliver"
 
-    /// Page world, with the web-process extension: the native function handing a message's JSON text to the
-    /// relay's ``relayTakeFunction`` (taken from the window by the page-world script before page scripts run).
+    /// Page world, with the web-process extension: the native function handing a large message's JSON text to
+    /// the relay's ``relayTakeFunction`` (taken from the window by the page-world script before page scripts run).
     static let nativePostFunction = "__gbgBridgeNativePost"
-    /// Relay world: the function taking one message's JSON text from the page world.
+    /// Relay world: the function taking one message's JSON text from the page world (origin check, batching).
     static let relayTakeFunction = "__gbgBridgeTake"
-    /// Relay world, with the web-process extension: the native function handing one message's JSON text to the
-    /// page's `GBGBridge.receive`, parsed in the page's world; returns "" or the exception it threw.
-    static let nativeHandOverFunction = "__gbgBridgeNativeHandOver"
+    /// The shortest message, in UTF-16 units, posted through ``nativePostFunction`` (shorter ones go as events:
+    /// for them the native call costs more than the copy it saves).
+    static let nativePostUnits = 64 * 1024
 
     /// Page world to relay: one message as JSON text.
     static let messageEvent = "__gbgBridgeMessage"
@@ -140,15 +140,17 @@ enum BridgeScripts {
           var loneSurrogate = /\\p{Cs}/gu;
           var limit = \(maxMessageUnits);
           function send(type, text) { dispatch.call(target, new Relay(type, { detail: text })); }
-          // With the web-process extension, a message goes to the relay by a native call (no DOM event, no
-          // copy of the text); the function is taken from the window before any page script runs.
+          // With the web-process extension a large message goes to the relay by a native call, which hands it
+          // the same string (a DOM event's detail is copied for the other world); the function is taken from
+          // the window before any page script runs. Small ones go as events, which cost less than the call.
           var nativePost = null;
           try {
             var offered = window.\(nativePostFunction);
             if (typeof offered === "function") { nativePost = offered; delete window.\(nativePostFunction); }
           } catch (ignored) {}
           function sendMessage(text) {
-            if (nativePost !== null) { nativePost(text); } else { send("\(messageEvent)", text); }
+            if (nativePost !== null && text.length >= \(nativePostUnits)) { nativePost(text); }
+            else { send("\(messageEvent)", text); }
           }
           function escapeSurrogate(unit) { return "\\\\u" + unit.charCodeAt(0).toString(16); }
           function post(body) {
@@ -338,18 +340,8 @@ enum BridgeScripts {
                 }
                 window.addEventListener("\(deliverFailedEvent)", failed, true);
                 try {
-                  // With the web-process extension a message given as JSON text is parsed in the page's world and
-                  // handed to it natively (no DOM event, no copy between the worlds).
-                  var handOver = window.\(nativeHandOverFunction);
-                  if (typeof handOver !== "function") { handOver = null; }
                   for (index = 0; index < batch.length - 1; index++) {
-                    var item = batch[index + 1];
-                    if (handOver !== null && typeof item === "string") {
-                      var failure = handOver(item);
-                      if (failure) { failures.push(index + ":" + failure); }
-                    } else {
-                      window.dispatchEvent(new CustomEvent("\(deliverEvent)", { detail: item }));
-                    }
+                    window.dispatchEvent(new CustomEvent("\(deliverEvent)", { detail: batch[index + 1] }));
                   }
                 } finally {
                   window.removeEventListener("\(deliverFailedEvent)", failed, true);
@@ -374,17 +366,16 @@ enum BridgeScripts {
     /// message that may name a `__proto__` key goes as a string literal instead (an
     /// object literal would set the prototype rather than keep the key), parsed in the
     /// page; so does any text with a `\\u` escape, which could spell that key.
-    /// With `asText` every message goes as a string literal (for the web-process extension's hand-over,
-    /// which parses it in the page's world). Evaluates to `-1` when the document has changed, `0` when all were
+    /// Evaluates to `-1` when the document has changed, `0` when all were
     /// delivered, else to `index:error` lines for the messages whose `receive` call threw.
-    static func delivery(of messages: [String], toDocument token: String, asText: Bool = false) -> [UInt8] {
+    static func delivery(of messages: [String], toDocument token: String) -> [UInt8] {
         var script: [UInt8] = []
         script.reserveCapacity(messages.reduce(64 + token.utf8.count) { $0 + $1.utf8.count + 4 })
         script.append(contentsOf: "\(deliverFunction)([".utf8)
         appendStringLiteral(of: token, to: &script)
         for json in messages {
             script.append(UInt8(ascii: ","))
-            if asText || mayNameProtoKey(json) {
+            if mayNameProtoKey(json) {
                 appendStringLiteral(of: json, to: &script)
             } else {
                 script.append(contentsOf: json.utf8)
