@@ -1,6 +1,7 @@
-import GBGBridge
 import GBGBridgeTestSupport
 import Testing
+
+@testable import GBGBridge
 
 /// Hostile or broken input from the page: the host keeps running, says what went wrong
 /// in `lastError`, and stores nothing.
@@ -80,6 +81,19 @@ import Testing
         #expect(transport.deliveredMessages.map(\.correlationId) == ["small", "big"])
         #expect(transport.deliveredMessages.last?.payload.data?["bytes"] == .number(Double(big.utf8.count)))
         #expect(host.receivedMessages.map(\.correlationId) == ["small", "big"])
+    }
+
+    /// The history's fingerprint of a large body is taken off the main actor, with the decoding: the same value.
+    @Test func aLargeMessageIsSummarizedInTheHistoryWithItsFingerprint() async {
+        let big = String(repeating: "AB", count: 3 * 1024 * 1024)
+        let text = TestMessages.request("upload.big", correlationId: "big", data: ["blob": .string(big)])
+        host.receive(text: text)
+        await host.backgroundDecodingFinished()
+        let fingerprint = Array(text.utf8).withUnsafeBufferPointer { FNV1a64.hex(FNV1a64.hash($0)) }
+        #expect(
+            host.receivedMessages.first?.payload.data == [
+                "summarized": ["bytes": .number(Double(text.utf8.count)), "fnv1a64": .string(fingerprint)]
+            ])
     }
 
     @Test func aLargeMessageOfAPageThatWentAwayIsNotHandled() async {

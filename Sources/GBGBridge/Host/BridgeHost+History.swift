@@ -4,15 +4,16 @@ extension BridgeHost {
     /// entries or more than `limits.maxReceivedHistoryBytes` bytes.
     ///
     /// A message larger than `limits.maxRetainedMessageBytes` is kept as a summary (see
-    /// ``historySummary(of:wire:)``); only then is the body fingerprinted. An entry that
+    /// ``historySummary(of:wire:fingerprint:)``); only then is the body fingerprinted, unless `fingerprint`
+    /// (the body's FNV-1a, computed off the main actor with the decoding) is given. An entry that
     /// alone is over the byte budget is not kept (and evicts nothing), so the bound holds.
-    func recordInHistory(_ message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>) {
+    func recordInHistory(_ message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>, fingerprint: UInt64? = nil) {
         let maxCount = max(limits.maxReceivedMessages, 0)
         let budget = max(limits.maxReceivedHistoryBytes, 0)
         var entry = message
         var entrySize = wire.count
         if wire.count > limits.maxRetainedMessageBytes {
-            entry = Self.historySummary(of: message, wire: wire)
+            entry = Self.historySummary(of: message, wire: wire, fingerprint: fingerprint)
             entrySize = Self.estimatedSummarySize(of: entry)
         }
         if receivedMessageSizes.count != receivedMessages.count {
@@ -42,12 +43,14 @@ extension BridgeHost {
 
     /// The history's form of an oversized message: everything but `payload.data`, which
     /// becomes `{"summarized": {"bytes": <wire length>, "fnv1a64": "<16 hex digits>"}}`.
-    static func historySummary(of message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>) -> BridgeMessage {
+    static func historySummary(
+        of message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>, fingerprint: UInt64? = nil
+    ) -> BridgeMessage {
         var summary = message
         summary.payload.data = [
             BridgeHost.summarizedDataKey: .object([
                 "bytes": .number(Double(wire.count)),
-                "fnv1a64": .string(FNV1a64.hex(FNV1a64.hash(wire))),
+                "fnv1a64": .string(FNV1a64.hex(fingerprint ?? FNV1a64.hash(wire))),
             ])
         ]
         return summary

@@ -33,23 +33,28 @@ extension BridgeHost {
         let generation = pageGeneration
         let maxBytes = limits.maxMessageBytes
         let maxDepth = limits.maxNestingDepth
+        let summarized = text.utf8.count > limits.maxRetainedMessageBytes
         backgroundDecodes += 1
         Task {
-            let decoded = await Task.detached(priority: .userInitiated) {
-                () -> Result<BridgeMessage, BridgeCodingError> in
+            // The history's fingerprint of the body is taken here too (about 1.7 ms per MiB, byte by byte),
+            // so the main actor only records and routes.
+            let (decoded, fingerprint) = await Task.detached(priority: .userInitiated) {
+                () -> (Result<BridgeMessage, BridgeCodingError>, UInt64?) in
                 var contiguous = text
                 return contiguous.withUTF8 { utf8 in
-                    Result { () throws(BridgeCodingError) in
+                    let decoded = Result { () throws(BridgeCodingError) in
                         try BridgeMessage(utf8: utf8, maxBytes: maxBytes, maxDepth: maxDepth)
                     }
+                    guard summarized, case .success = decoded else { return (decoded, nil) }
+                    return (decoded, FNV1a64.hash(utf8))
                 }
             }.value
-            finishBackgroundDecoding(decoded, text: text, generation: generation)
+            finishBackgroundDecoding(decoded, text: text, fingerprint: fingerprint, generation: generation)
         }
     }
 
     private func finishBackgroundDecoding(
-        _ decoded: Result<BridgeMessage, BridgeCodingError>, text: String, generation: UInt64
+        _ decoded: Result<BridgeMessage, BridgeCodingError>, text: String, fingerprint: UInt64?, generation: UInt64
     ) {
         defer {
             backgroundDecodes -= 1
@@ -67,7 +72,7 @@ extension BridgeHost {
         case .success(let message):
             trafficObserver?(BridgeTraffic(direction: .webToNative, message: message, json: text))
             var contiguous = text
-            contiguous.withUTF8 { accept(message, wire: $0) }
+            contiguous.withUTF8 { accept(message, wire: $0, fingerprint: fingerprint) }
         }
     }
 
@@ -119,8 +124,8 @@ extension BridgeHost {
         accept(message, wire: utf8)
     }
 
-    private func accept(_ message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>) {
-        recordInHistory(message, wire: wire)
+    private func accept(_ message: BridgeMessage, wire: UnsafeBufferPointer<UInt8>, fingerprint: UInt64? = nil) {
+        recordInHistory(message, wire: wire, fingerprint: fingerprint)
         publishToStreams(message, bytes: wire.count)
         delegate?.bridgeHost(self, didReceive: message)
         if message.type == .request {
