@@ -172,17 +172,15 @@ public enum PipeWireDiscovery {
     static func scanNow(portalRemote: Int32?) -> PipeWireScan {
         let wasStarted = providerStarted
         return withStartedProvider(portalRemote: portalRemote) { provider in
-            // A provider that has just connected fills its list as the daemon's registry arrives: give it a moment.
-            if !wasStarted {
-                for _ in 0..<20 where gst_device_provider_can_monitor(provider) != 0 {
-                    let devices = gst_device_provider_get_devices(provider)
-                    let isEmpty = devices == nil
-                    g_list_free_full(devices, { cgst_object_unref($0) })
-                    if !isEmpty { break }
-                    usleep(50_000)
-                }
+            // A provider that has just connected fills its list as the daemon's registry arrives: give it up to a
+            // second (20 looks, 50 ms apart) to list something.
+            var devices = gst_device_provider_get_devices(provider)
+            var looks = 1
+            while devices == nil, !wasStarted, looks < 20, gst_device_provider_can_monitor(provider) != 0 {
+                usleep(50_000)
+                devices = gst_device_provider_get_devices(provider)
+                looks += 1
             }
-            let devices = gst_device_provider_get_devices(provider)
             defer { g_list_free_full(devices, { cgst_object_unref($0) }) }
             var cameras: [PipeWireCamera] = []
             var list = devices
