@@ -122,6 +122,16 @@ app_ids=$(grep -o 'xdg_toplevel@[0-9]*\.set_app_id("[^"]*")' "$work/demo-stderr.
 ! grep -q 'CRITICAL' "$work/demo-stderr.log" || fail "GLib criticals reached stderr without --verbose"
 say "   completed; app_id io.gbgbridge.Shell; screenshot not blank; no library chatter on stderr"
 
+# weston's screenshot of its whole output, kept as $artifacts/NAME.png.
+weston_screenshot() {
+    (cd "$work" && weston-screenshooter) || fail "weston-screenshooter failed"
+    mv "$work"/wayland-screenshot-*.png "$artifacts/$1.png"
+}
+# Waits until the client log LOG shows an xdg_toplevel made the child of another (a dialog over its window).
+wait_for_child_toplevel() {
+    wait_for "grep -qs 'xdg_toplevel@[0-9]*\.set_parent(xdg_toplevel@[0-9]*)' '$1'" "$2" "$3"
+}
+
 # --- 2. a capture through the capture dialog ------------------------------------------------------
 say "2. the capture dialog over the journey window (test-pattern camera, auto-capture)"
 status=0
@@ -131,11 +141,9 @@ WAYLAND_DEBUG=client setsid "$shell" --camera test-pattern --auto-capture 3 --ex
 capture=$!
 groups+=($capture)
 # The capture dialog is the second xdg_toplevel, a child of the first: set_parent.
-wait_for 'grep -qs "xdg_toplevel@[0-9]*\.set_parent(xdg_toplevel@[0-9]*)" "$work/capture-stderr.log"' 40 \
-    "the capture dialog (xdg_toplevel.set_parent)"
+wait_for_child_toplevel "$work/capture-stderr.log" 40 "the capture dialog (xdg_toplevel.set_parent)"
 sleep 1.5
-(cd "$work" && weston-screenshooter) || fail "weston-screenshooter failed"
-mv "$work"/wayland-screenshot-*.png "$artifacts/capture-dialog-weston.png"
+weston_screenshot capture-dialog-weston
 wait $capture || status=$?
 [ $status = 0 ] || { grep -v '^\[' "$work/capture-stderr.log" >&2 || true; fail "the capture run ended with status $status"; }
 grep -q '"document":{[^}]*"status":"success"' "$work/capture-result.json" ||
@@ -155,11 +163,9 @@ WAYLAND_DEBUG=client setsid "$shell" "$fixtures/journey-web-camera.html" --camer
     --window-size 1000x700 >/dev/null 2>"$work/prompt-stderr.log" &
 prompt=$!
 groups+=($prompt)
-wait_for 'grep -qs "xdg_toplevel@[0-9]*\.set_parent(xdg_toplevel@[0-9]*)" "$work/prompt-stderr.log"' 30 \
-    "the camera prompt (xdg_toplevel.set_parent)"
+wait_for_child_toplevel "$work/prompt-stderr.log" 30 "the camera prompt (xdg_toplevel.set_parent)"
 sleep 1
-(cd "$work" && weston-screenshooter) || fail "weston-screenshooter failed"
-mv "$work"/wayland-screenshot-*.png "$artifacts/camera-prompt-weston.png"
+weston_screenshot camera-prompt-weston
 check_picture "$artifacts/camera-prompt-weston.png" 1280 1024
 kill -TERM -- "-$prompt" 2>/dev/null || true
 wait $prompt 2>/dev/null || true
