@@ -1,16 +1,18 @@
 // The bridge's delivery path inside the web process.
 //
-// The UI process sends a page its messages as one user message: the token of the document they are
+// The UI process sends a page a large delivery (64 KiB or more) as one user message: the token of the document it is
 // meant for and their JSON texts. Here the token is compared with the one the relay keeps in its
 // isolated world (out of reach of the page's scripts); on a match, each text is parsed once, in the
 // page's world, and handed to `window.GBGBridge.receive`. Nothing is evaluated as script, and no event
 // carries the message between worlds.
 //
-// The other way, a large message's JSON text goes from the page's world to the relay by a native call
-// instead of a DOM event (whose detail WebKit copies for the other world): the page-world script posts it
-// through `GBGBRIDGE_PAGE_POST`, which hands the same string to the relay's take function (the origin check
-// and the batching). The function is made per document, when WebKit clears the main frame's window object.
+// Between the worlds, messages cross by native calls instead of DOM events (a dispatch, and a copy of the
+// detail for the other world): the page-world script posts through `GBGBRIDGE_PAGE_POST`, which hands the
+// same string to the relay's take function (the origin check and the batching); the relay hands each
+// delivered JSON text to `GBGBRIDGE_RELAY_HAND_OVER`, which parses it in the page's world and calls
+// `window.GBGBridge.receive`. Both are made per document, when WebKit clears the main frame's window object.
 
+#include <JavaScriptCore/JavaScript.h>
 #include <string.h>
 #include <webkit2/webkit-web-extension.h>
 
@@ -95,6 +97,17 @@ static void hand_over(JSCContext *page, JSCValue *function, const char *json, gs
     g_object_unref(message);
 }
 
+// The native functions between the worlds use JavaScriptCore's C API: its GLib API wraps every argument and
+// result in a GObject and calls through libffi, which costs more per call than the DOM event it would
+// replace. The frame's JSGlobalContextRef for a world is only reachable through calls WebKitGTK marks
+// deprecated (they are part of the 4.1 web-extension API).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static JSGlobalContextRef world_context(WebKitFrame *frame, WebKitScriptWorld *world) {
+    return webkit_frame_get_javascript_context_for_script_world(frame, world);
+}
+#pragma GCC diagnostic pop
+
 static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
     GVariant *parameters = webkit_user_message_get_parameters(message);
     if (parameters == NULL || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sas)"))) {
@@ -128,45 +141,167 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
     }
     g_variant_iter_free(texts);
     g_object_unref(context);
+    // The texts (64 KiB or more) and their parse are garbage now: tell the collector (a hint, see native_post).
+    JSGlobalContextRef page_world = world_context(frame, webkit_script_world_get_default());
+    if (page_world != NULL) JSGarbageCollect(page_world);
     webkit_user_message_send_reply(
         message, webkit_user_message_new(GBGBRIDGE_DELIVER, g_variant_new("(is)", 0, failures->str)));
     g_string_free(failures, TRUE);
 }
 
-/// The page world's post: hands one message's JSON text, as it is, to the relay's take function.
-static void native_post(JSCValue *text, gpointer data) {
-    WebKitWebPage *page = web_extension != NULL ? webkit_web_extension_get_page(web_extension, *(guint64 *)data) : NULL;
-    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
-    if (frame == NULL || !jsc_value_is_string(text)) return;
-    JSCContext *isolated = webkit_frame_get_js_context_for_script_world(frame, relay_world);
-    if (isolated == NULL) return;
-    JSCValue *take = jsc_context_get_value(isolated, GBGBRIDGE_RELAY_TAKE);
-    if (take != NULL && jsc_value_is_function(take)) {
-        JSCValue *result = jsc_value_function_call(take, JSC_TYPE_VALUE, text, G_TYPE_NONE);
-        if (result != NULL) g_object_unref(result);
-    }
-    if (jsc_context_get_exception(isolated) != NULL) jsc_context_clear_exception(isolated);
-    if (take != NULL) g_object_unref(take);
-    g_object_unref(isolated);
+
+static JSStringRef take_name;
+static JSClassRef post_class;
+static JSClassRef hand_over_class;
+
+/// What a native function holds: the page it belongs to and, for the relay's hand-over, the page-world
+/// function it calls (made by the extension for that document before its scripts ran: a body the page cannot
+/// change, which looks `window.GBGBridge.receive` up at each call, as the page may replace it) with its
+/// world's context. A document restored from the back/forward cache keeps its relay's hand-over, and so its
+/// own page-world function.
+typedef struct {
+    guint64 page_id;
+    JSGlobalContextRef page_context;
+    JSObjectRef page_function;
+} NativeData;
+
+/// Lets go of a native function's page-world function, from the main loop (not from the collector's finalizer).
+static gboolean release_native_data(gpointer pointer) {
+    NativeData *data = pointer;
+    if (data->page_function != NULL) JSValueUnprotect(data->page_context, data->page_function);
+    if (data->page_context != NULL) JSGlobalContextRelease(data->page_context);
+    g_free(data);
+    return G_SOURCE_REMOVE;
 }
 
-/// A new document in the main frame, seen from the page's world: the post function its page-world script
-/// takes (a configurable, hidden property of the window; the page's id is the function's data).
+/// The main frame of the page a native function belongs to.
+static WebKitWebPage *page_of(JSObjectRef function) {
+    NativeData *data = JSObjectGetPrivate(function);
+    return data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+}
+
+static JSValueRef string_value(JSContextRef context, const char *text) {
+    JSStringRef string = JSStringCreateWithUTF8CString(text);
+    JSValueRef value = JSValueMakeString(context, string);
+    JSStringRelease(string);
+    return value;
+}
+
+/// The page world's post: hands one message's JSON text, as it is, to the relay's take function. A second
+/// argument that is true says the text is large: once it has gone, the garbage collector is told that a
+/// large object graph was let go (`JSGarbageCollect` is that hint, not a collection), so the page's copies
+/// of it are collected soon rather than kept until memory grows further.
+static JSValueRef native_post(
+    JSContextRef context, JSObjectRef function, JSObjectRef self, size_t count, const JSValueRef arguments[],
+    JSValueRef *exception) {
+    (void)self;
+    (void)exception;
+    WebKitWebPage *page = page_of(function);
+    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
+    if (frame == NULL || count < 1 || !JSValueIsString(context, arguments[0])) return JSValueMakeUndefined(context);
+    JSGlobalContextRef relay = world_context(frame, relay_world);
+    if (relay == NULL) return JSValueMakeUndefined(context);
+    JSValueRef ignored = NULL;
+    JSValueRef take = JSObjectGetProperty(relay, JSContextGetGlobalObject(relay), take_name, &ignored);
+    if (take != NULL && JSValueIsObject(relay, take) && JSObjectIsFunction(relay, (JSObjectRef)take)) {
+        JSObjectCallAsFunction(relay, (JSObjectRef)take, NULL, 1, arguments, &ignored);
+    }
+    if (count > 1 && JSValueToBoolean(context, arguments[1])) JSGarbageCollect(context);
+    return JSValueMakeUndefined(context);
+}
+
+/// `error` as `String(error)` writes it, white-space runs made one space, as a string of `result_context`.
+static JSValueRef describe_exception(JSContextRef context, JSValueRef error, JSContextRef result_context) {
+    JSValueRef ignored = NULL;
+    JSStringRef text = JSValueToStringCopy(context, error, &ignored);
+    if (text == NULL) return string_value(result_context, "Error: exception");
+    size_t size = JSStringGetMaximumUTF8CStringSize(text);
+    char *utf8 = g_malloc(size);
+    JSStringGetUTF8CString(text, utf8, size);
+    JSStringRelease(text);
+    GString *collapsed = g_string_new(NULL);
+    gboolean in_space = FALSE;
+    for (const char *c = utf8; *c; c++) {
+        gboolean space = g_ascii_isspace(*c);
+        if (!space) g_string_append_c(collapsed, *c);
+        else if (!in_space) g_string_append_c(collapsed, ' ');
+        in_space = space;
+    }
+    g_free(utf8);
+    JSValueRef value = string_value(result_context, collapsed->str);
+    g_string_free(collapsed, TRUE);
+    return value;
+}
+
+/// The relay's hand-over: parses one message's JSON text in the page's world and hands it to
+/// `window.GBGBridge.receive`; returns "" or the exception, as `String(error)` writes it.
+static JSValueRef native_hand_over(
+    JSContextRef context, JSObjectRef function, JSObjectRef self, size_t count, const JSValueRef arguments[],
+    JSValueRef *exception) {
+    (void)self;
+    (void)exception;
+    NativeData *data = JSObjectGetPrivate(function);
+    if (data == NULL || data->page_function == NULL || count < 1 || !JSValueIsString(context, arguments[0])) {
+        return string_value(context, "Error: the page's world could not be reached");
+    }
+    JSValueRef failure = NULL;
+    JSStringRef json = JSValueToStringCopy(context, arguments[0], &failure);
+    JSValueRef message = json != NULL ? JSValueMakeFromJSONString(data->page_context, json) : NULL;
+    if (json != NULL) JSStringRelease(json);
+    if (message == NULL) return string_value(context, "SyntaxError: a delivered message is not JSON");
+    JSObjectCallAsFunction(data->page_context, data->page_function, NULL, 1, &message, &failure);
+    if (failure != NULL) return describe_exception(data->page_context, failure, context);
+    return string_value(context, "");
+}
+
+static void native_finalize(JSObjectRef object) {
+    NativeData *data = JSObjectGetPrivate(object);
+    if (data != NULL) g_idle_add(release_native_data, data);
+}
+
+/// Defines `name` on the global object of `context` as a native function of `class`, holding the page's id.
+/// The page world's may be removed (the page-world script takes it), the relay world's not.
+static void define_native(
+    JSGlobalContextRef context, const char *name, JSClassRef class, NativeData *data, gboolean removable) {
+    JSObjectRef function = JSObjectMake(context, class, data);
+    JSStringRef property = JSStringCreateWithUTF8CString(name);
+    JSObjectSetProperty(
+        context, JSContextGetGlobalObject(context), property, function,
+        kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly | (removable ? 0 : kJSPropertyAttributeDontDelete),
+        NULL);
+    JSStringRelease(property);
+}
+
+/// A new document in the main frame, seen from the page's world: the post function its page-world script takes.
 static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
     (void)data;
     if (!webkit_frame_is_main_frame(frame)) return;
-    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
+    JSGlobalContextRef context = world_context(frame, world);
     if (context == NULL) return;
-    guint64 *page_id = g_new(guint64, 1);
-    *page_id = webkit_web_page_get_id(page);
-    JSCValue *function = jsc_value_new_function(
-        context, GBGBRIDGE_PAGE_POST, G_CALLBACK(native_post), page_id, g_free, G_TYPE_NONE, 1, JSC_TYPE_VALUE);
-    JSCValue *global = jsc_context_get_global_object(context);
-    jsc_value_object_define_property_data(global, GBGBRIDGE_PAGE_POST, JSC_VALUE_PROPERTY_CONFIGURABLE, function);
-    if (jsc_context_get_exception(context) != NULL) jsc_context_clear_exception(context);
-    g_object_unref(global);
-    g_object_unref(function);
-    g_object_unref(context);
+    NativeData *native = g_new0(NativeData, 1);
+    native->page_id = webkit_web_page_get_id(page);
+    define_native(context, GBGBRIDGE_PAGE_POST, post_class, native, TRUE);
+}
+
+/// A new document in the main frame, seen from the relay's world (its user script is about to run, before any
+/// of the page's scripts): the relay's hand-over, with the page-world function it calls for this document.
+static void relay_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
+    (void)data;
+    if (!webkit_frame_is_main_frame(frame)) return;
+    JSGlobalContextRef context = world_context(frame, world);
+    JSGlobalContextRef page_world = world_context(frame, webkit_script_world_get_default());
+    if (context == NULL || page_world == NULL) return;
+    NativeData *native = g_new0(NativeData, 1);
+    native->page_id = webkit_web_page_get_id(page);
+    JSStringRef source = JSStringCreateWithUTF8CString("(function (message) { window.GBGBridge.receive(message); })");
+    JSValueRef function = JSEvaluateScript(page_world, source, NULL, NULL, 0, NULL);
+    JSStringRelease(source);
+    if (function != NULL && JSValueIsObject(page_world, function)) {
+        native->page_context = JSGlobalContextRetain(page_world);
+        native->page_function = (JSObjectRef)function;
+        JSValueProtect(page_world, function);
+    }
+    define_native(context, GBGBRIDGE_RELAY_HAND_OVER, hand_over_class, native, FALSE);
 }
 
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
@@ -193,7 +328,19 @@ static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpo
 
 G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension) {
     web_extension = extension;
+    take_name = JSStringCreateWithUTF8CString(GBGBRIDGE_RELAY_TAKE);
+    JSClassDefinition post = kJSClassDefinitionEmpty;
+    post.className = "GBGBridgeNativePost";
+    post.callAsFunction = native_post;
+    post.finalize = native_finalize;
+    post_class = JSClassCreate(&post);
+    JSClassDefinition hand_over = kJSClassDefinitionEmpty;
+    hand_over.className = "GBGBridgeNativeHandOver";
+    hand_over.callAsFunction = native_hand_over;
+    hand_over.finalize = native_finalize;
+    hand_over_class = JSClassCreate(&hand_over);
     relay_world = webkit_script_world_new_with_name(GBGBRIDGE_RELAY_WORLD);
     g_signal_connect(extension, "page-created", G_CALLBACK(page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(page_world_cleared), NULL);
+    g_signal_connect(relay_world, "window-object-cleared", G_CALLBACK(relay_world_cleared), NULL);
 }

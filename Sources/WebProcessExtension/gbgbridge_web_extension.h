@@ -17,10 +17,14 @@
 /// document's token (invisible to the page's own world).
 #define GBGBRIDGE_RELAY_WORLD "gbgbridge"
 #define GBGBRIDGE_TOKEN_PROPERTY "__gbgBridgeDocumentToken"
-/// Page to host for large messages, without a DOM event between the worlds: in the page's world a function
-/// the page-world script takes (and removes) before any page script runs; it hands one message's JSON text
-/// to `GBGBRIDGE_RELAY_TAKE`, the function the relay defines in its isolated world.
+/// Page to host without a DOM event between the worlds: in the page's world a function the page-world script
+/// takes (and removes) before any page script runs; it hands one message's JSON text to
+/// `GBGBRIDGE_RELAY_TAKE`, the function the relay defines in its isolated world (a true second argument: the
+/// text was large, the garbage collector is told).
 #define GBGBRIDGE_PAGE_POST "__gbgBridgeNativePost"
 #define GBGBRIDGE_RELAY_TAKE "__gbgBridgeTake"
+/// Host to page: in the relay's world, a function taking one message's JSON text for the page: parsed in the
+/// page's world and handed to `window.GBGBridge.receive`; it returns "" or the exception that call threw.
+#define GBGBRIDGE_RELAY_HAND_OVER "__gbgBridgeNativeHandOver"
 
 #endif

@@ -59,8 +59,11 @@ extension Scenarios {
         // function before any page script ran (nothing of it is left on the page's window, checked above), and
         // the relay's take function is there, in its own world only.
         let relayWorld = await harness.evaluate(
-            "typeof window.__gbgBridgeTake", in: journey.webView, world: "gbgbridge")
-        harness.check(relayWorld == #""function""#, "the relay takes large messages natively", relayWorld ?? "nil")
+            "typeof window.__gbgBridgeTake + '/' + typeof window.__gbgBridgeNativeHandOver", in: journey.webView,
+            world: "gbgbridge")
+        harness.check(
+            relayWorld == #""function/function""#, "the relay takes and hands over messages natively",
+            relayWorld ?? "nil")
 
         // The replacement made before the first delivery receives this document's answers.
         journey.run("request('test.echo', { n: 1 }).then(function (m) { window.firstAnswer = m.payload.data.n; })")

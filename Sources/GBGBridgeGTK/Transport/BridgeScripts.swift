@@ -40,9 +40,12 @@ enum BridgeScripts {
     static let nativePostFunction = "__gbgBridgeNativePost"
     /// Relay world: the function taking one message's JSON text from the page world (origin check, batching).
     static let relayTakeFunction = "__gbgBridgeTake"
-    /// The shortest message, in UTF-16 units, posted through ``nativePostFunction`` (shorter ones go as events:
-    /// for them the native call costs more than the copy it saves).
-    static let nativePostUnits = 64 * 1024
+    /// Relay world, with the web-process extension: the native function handing one message's JSON text to the
+    /// page's `GBGBridge.receive`, parsed in the page's world; returns "" or the exception it threw.
+    static let nativeHandOverFunction = "__gbgBridgeNativeHandOver"
+    /// The shortest message, in UTF-16 units, after which ``nativePostFunction`` tells the web process's garbage
+    /// collector that a large object graph was let go.
+    static let largeMessageUnits = 64 * 1024
 
     /// Page world to relay: one message as JSON text.
     static let messageEvent = "__gbgBridgeMessage"
@@ -140,16 +143,16 @@ enum BridgeScripts {
           var loneSurrogate = /\\p{Cs}/gu;
           var limit = \(maxMessageUnits);
           function send(type, text) { dispatch.call(target, new Relay(type, { detail: text })); }
-          // With the web-process extension a large message goes to the relay by a native call, which hands it
-          // the same string (a DOM event's detail is copied for the other world); the function is taken from
-          // the window before any page script runs. Small ones go as events, which cost less than the call.
+          // With the web-process extension a message goes to the relay by a native call, which hands it the same
+          // string (a DOM event's detail is copied for the other world, and the event costs more); the function
+          // is taken from the window before any page script runs.
           var nativePost = null;
           try {
             var offered = window.\(nativePostFunction);
             if (typeof offered === "function") { nativePost = offered; delete window.\(nativePostFunction); }
           } catch (ignored) {}
           function sendMessage(text) {
-            if (nativePost !== null && text.length >= \(nativePostUnits)) { nativePost(text); }
+            if (nativePost !== null) { nativePost(text, text.length >= \(largeMessageUnits)); }
             else { send("\(messageEvent)", text); }
           }
           function escapeSurrogate(unit) { return "\\\\u" + unit.charCodeAt(0).toString(16); }
@@ -334,6 +337,17 @@ enum BridgeScripts {
                 if (batch[0] !== token) { return -1; }
                 var failures = [];
                 var index = 0;
+                // With the web-process extension each message comes as JSON text and is parsed in the page's world
+                // and handed to it natively, which returns the exception receive threw (no DOM event either way).
+                var handOver = window.\(nativeHandOverFunction);
+                if (typeof handOver === "function") {
+                  for (index = 0; index < batch.length - 1; index++) {
+                    var item = batch[index + 1];
+                    var failure = typeof item === "string" ? handOver(item) : handOver(JSON.stringify(item));
+                    if (failure) { failures.push(index + ":" + failure); }
+                  }
+                  return failures.length ? failures.join("\\n") : 0;
+                }
                 function failed(event) {
                   event.stopImmediatePropagation();
                   failures.push(index + ":" + event.detail);
@@ -368,14 +382,14 @@ enum BridgeScripts {
     /// page; so does any text with a `\\u` escape, which could spell that key.
     /// Evaluates to `-1` when the document has changed, `0` when all were
     /// delivered, else to `index:error` lines for the messages whose `receive` call threw.
-    static func delivery(of messages: [String], toDocument token: String) -> [UInt8] {
+    static func delivery(of messages: [String], toDocument token: String, asText: Bool = false) -> [UInt8] {
         var script: [UInt8] = []
         script.reserveCapacity(messages.reduce(64 + token.utf8.count) { $0 + $1.utf8.count + 4 })
         script.append(contentsOf: "\(deliverFunction)([".utf8)
         appendStringLiteral(of: token, to: &script)
         for json in messages {
             script.append(UInt8(ascii: ","))
-            if mayNameProtoKey(json) {
+            if asText || mayNameProtoKey(json) {
                 appendStringLiteral(of: json, to: &script)
             } else {
                 script.append(contentsOf: json.utf8)

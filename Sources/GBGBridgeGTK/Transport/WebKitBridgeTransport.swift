@@ -191,7 +191,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
             sendToExtension(deliveries, toDocument: token, in: webView)
             return
         }
-        let script = BridgeScripts.delivery(of: deliveries.map(\.json), toDocument: token)
+        let script = BridgeScripts.delivery(
+            of: deliveries.map(\.json), toDocument: token, asText: deliversThroughExtension)
         evaluate(script, in: webView, world: BridgeScripts.worldName) { result in
             switch result {
             case .success(let outcome):
