@@ -151,28 +151,14 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
 
 
 static JSStringRef take_name;
+static JSStringRef page_receive_name;
 static JSClassRef post_class;
 static JSClassRef hand_over_class;
 
-/// What a native function holds: the page it belongs to and, for the relay's hand-over, the page-world
-/// function it calls (made by the extension for that document before its scripts ran: a body the page cannot
-/// change, which looks `window.GBGBridge.receive` up at each call, as the page may replace it) with its
-/// world's context. A document restored from the back/forward cache keeps its relay's hand-over, and so its
-/// own page-world function.
+/// What a native function holds: the page it belongs to.
 typedef struct {
     guint64 page_id;
-    JSGlobalContextRef page_context;
-    JSObjectRef page_function;
 } NativeData;
-
-/// Lets go of a native function's page-world function, from the main loop (not from the collector's finalizer).
-static gboolean release_native_data(gpointer pointer) {
-    NativeData *data = pointer;
-    if (data->page_function != NULL) JSValueUnprotect(data->page_context, data->page_function);
-    if (data->page_context != NULL) JSGlobalContextRelease(data->page_context);
-    g_free(data);
-    return G_SOURCE_REMOVE;
-}
 
 /// The main frame of the page a native function belongs to.
 static WebKitWebPage *page_of(JSObjectRef function) {
@@ -240,24 +226,27 @@ static JSValueRef native_hand_over(
     JSValueRef *exception) {
     (void)self;
     (void)exception;
-    NativeData *data = JSObjectGetPrivate(function);
-    if (data == NULL || data->page_function == NULL || count < 1 || !JSValueIsString(context, arguments[0])) {
+    WebKitWebPage *page = page_of(function);
+    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
+    JSGlobalContextRef page_world = frame != NULL ? world_context(frame, webkit_script_world_get_default()) : NULL;
+    JSValueRef failure = NULL;
+    // The page-world function made for this document, kept by the relay's world (see relay_world_cleared).
+    JSValueRef receive =
+        page_world != NULL ? JSObjectGetProperty(context, JSContextGetGlobalObject(context), page_receive_name, &failure)
+                           : NULL;
+    if (receive == NULL || !JSValueIsObject(context, receive) || count < 1 || !JSValueIsString(context, arguments[0])) {
         return string_value(context, "Error: the page's world could not be reached");
     }
-    JSValueRef failure = NULL;
     JSStringRef json = JSValueToStringCopy(context, arguments[0], &failure);
-    JSValueRef message = json != NULL ? JSValueMakeFromJSONString(data->page_context, json) : NULL;
+    JSValueRef message = json != NULL ? JSValueMakeFromJSONString(page_world, json) : NULL;
     if (json != NULL) JSStringRelease(json);
     if (message == NULL) return string_value(context, "SyntaxError: a delivered message is not JSON");
-    JSObjectCallAsFunction(data->page_context, data->page_function, NULL, 1, &message, &failure);
-    if (failure != NULL) return describe_exception(data->page_context, failure, context);
+    JSObjectCallAsFunction(page_world, (JSObjectRef)receive, NULL, 1, &message, &failure);
+    if (failure != NULL) return describe_exception(page_world, failure, context);
     return string_value(context, "");
 }
 
-static void native_finalize(JSObjectRef object) {
-    NativeData *data = JSObjectGetPrivate(object);
-    if (data != NULL) g_idle_add(release_native_data, data);
-}
+static void native_finalize(JSObjectRef object) { g_free(JSObjectGetPrivate(object)); }
 
 /// Defines `name` on the global object of `context` as a native function of `class`, holding the page's id.
 /// The page world's may be removed (the page-world script takes it), the relay world's not.
@@ -284,23 +273,26 @@ static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, We
 }
 
 /// A new document in the main frame, seen from the relay's world (its user script is about to run, before any
-/// of the page's scripts): the relay's hand-over, with the page-world function it calls for this document.
+/// of the page's scripts): the relay's hand-over, and the page-world function it calls for this document (made
+/// here, not by the page: a body the page cannot change, which looks `window.GBGBridge.receive` up at each
+/// call, as the page may replace it). That function is a hidden property of the relay's world, so it lives
+/// exactly as long as this document's relay (a document restored from the back/forward cache keeps both),
+/// and nothing of a document outlives it.
 static void relay_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
     (void)data;
     if (!webkit_frame_is_main_frame(frame)) return;
     JSGlobalContextRef context = world_context(frame, world);
     JSGlobalContextRef page_world = world_context(frame, webkit_script_world_get_default());
     if (context == NULL || page_world == NULL) return;
+    JSStringRef source = JSStringCreateWithUTF8CString("(function (message) { window.GBGBridge.receive(message); })");
+    JSValueRef receive = JSEvaluateScript(page_world, source, NULL, NULL, 0, NULL);
+    JSStringRelease(source);
+    if (receive == NULL || !JSValueIsObject(page_world, receive)) return;
+    JSObjectSetProperty(
+        context, JSContextGetGlobalObject(context), page_receive_name, receive,
+        kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete, NULL);
     NativeData *native = g_new0(NativeData, 1);
     native->page_id = webkit_web_page_get_id(page);
-    JSStringRef source = JSStringCreateWithUTF8CString("(function (message) { window.GBGBridge.receive(message); })");
-    JSValueRef function = JSEvaluateScript(page_world, source, NULL, NULL, 0, NULL);
-    JSStringRelease(source);
-    if (function != NULL && JSValueIsObject(page_world, function)) {
-        native->page_context = JSGlobalContextRetain(page_world);
-        native->page_function = (JSObjectRef)function;
-        JSValueProtect(page_world, function);
-    }
     define_native(context, GBGBRIDGE_RELAY_HAND_OVER, hand_over_class, native, FALSE);
 }
 
@@ -329,6 +321,7 @@ static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpo
 G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension) {
     web_extension = extension;
     take_name = JSStringCreateWithUTF8CString(GBGBRIDGE_RELAY_TAKE);
+    page_receive_name = JSStringCreateWithUTF8CString(GBGBRIDGE_RELAY_PAGE_RECEIVE);
     JSClassDefinition post = kJSClassDefinitionEmpty;
     post.className = "GBGBridgeNativePost";
     post.callAsFunction = native_post;

@@ -26,5 +26,7 @@
 /// Host to page: in the relay's world, a function taking one message's JSON text for the page: parsed in the
 /// page's world and handed to `window.GBGBridge.receive`; it returns "" or the exception that call threw.
 #define GBGBRIDGE_RELAY_HAND_OVER "__gbgBridgeNativeHandOver"
+/// The relay world's hidden property holding the page-world function the hand-over calls for its document.
+#define GBGBRIDGE_RELAY_PAGE_RECEIVE "__gbgBridgePageReceive"
 
 #endif
