@@ -9,7 +9,8 @@
 /// reach. In the page's own world a top-frame script provides
 /// `window.webkit.messageHandlers.gbgBridge.postMessage`: it turns the body
 /// into JSON text, checks its size and hands it to the relay in the isolated
-/// world as a synchronous DOM event on the top window. The relay forwards it
+/// world: through the web-process extension's native post when it is there,
+/// else as a synchronous DOM event on the top window. The relay forwards it
 /// only when the top document's origin is allowed. Messages posted in one turn
 /// of the page leave the relay as one native message (an array of JSON texts,
 /// in order), which the transport splits.
@@ -17,7 +18,8 @@
 /// Native-to-web delivery runs the other way: the transport evaluates a call
 /// in the isolated world, which checks the document token (a secret of that
 /// world, so no page script can read or forge it) and hands each message to
-/// the page-world script as a DOM event; that script calls
+/// the page: through the extension's native hand-over (parsed in the page's
+/// world), else as a DOM event to the page-world script; either calls
 /// `window.GBGBridge.receive(message)` and reports an exception back.
 ///
 /// Frames get no handler, cannot dispatch events on a cross-origin top
