@@ -26,11 +26,9 @@ static WebKitWebExtension *web_extension;
 static WebKitFrame *main_frame(WebKitWebPage *page) { return webkit_web_page_get_main_frame(page); }
 #pragma GCC diagnostic pop
 
-/// Whether `token` is the relay's token for the document now in `frame`.
-static gboolean is_current_document(WebKitFrame *frame, const char *token) {
-    JSCContext *isolated = webkit_frame_get_js_context_for_script_world(frame, relay_world);
-    if (isolated == NULL) return FALSE;
-    JSCValue *current = jsc_context_get_value(isolated, GBGBRIDGE_TOKEN_PROPERTY);
+/// Whether `token` is the relay's token for the document now in the main frame (`relay`: its relay's world).
+static gboolean is_current_document(JSCContext *relay, const char *token) {
+    JSCValue *current = jsc_context_get_value(relay, GBGBRIDGE_TOKEN_PROPERTY);
     gboolean matches = FALSE;
     if (current != NULL && jsc_value_is_string(current)) {
         char *text = jsc_value_to_string(current);
@@ -38,7 +36,6 @@ static gboolean is_current_document(WebKitFrame *frame, const char *token) {
         g_free(text);
     }
     if (current != NULL) g_object_unref(current);
-    g_object_unref(isolated);
     return matches;
 }
 
@@ -56,43 +53,19 @@ static void take_exception(JSCContext *context, gsize index, GString *failures) 
     jsc_context_clear_exception(context);
 }
 
-/// The page-world function that hands a message to `window.GBGBridge.receive` (looked up at each call, as
-/// the page may replace it), made once per document and kept with that document's token.
-typedef struct {
-    char *token;
-    JSCValue *hand_over;
-} DocumentState;
-
-static void document_state_free(gpointer data) {
-    DocumentState *state = data;
-    g_free(state->token);
-    if (state->hand_over != NULL) g_object_unref(state->hand_over);
-    g_free(state);
-}
-
-static JSCValue *hand_over_function(WebKitWebPage *page, JSCContext *context, const char *token) {
-    DocumentState *state = g_object_get_data(G_OBJECT(page), "gbgbridge-document");
-    if (state != NULL && strcmp(state->token, token) == 0) return state->hand_over;
-    state = g_new0(DocumentState, 1);
-    state->token = g_strdup(token);
-    // Made by this extension, not by the page: a function of the page's world whose body the page cannot change.
-    state->hand_over = jsc_context_evaluate(
-        context, "(function (message) { window.GBGBridge.receive(message); })", -1);
-    if (jsc_context_get_exception(context) != NULL) jsc_context_clear_exception(context);
-    g_object_set_data_full(G_OBJECT(page), "gbgbridge-document", state, document_state_free);
-    return state->hand_over;
-}
-
-/// Hands one message to the page: `window.GBGBridge.receive(JSON.parse(json))`, parsed natively.
-static void hand_over(JSCContext *page, JSCValue *function, const char *json, gsize index, GString *failures) {
+/// Hands one message to the page: `window.GBGBridge.receive(JSON.parse(json))`, parsed natively in the page's
+/// world, through `receive`, the page-world function the relay's world keeps for this document (see
+/// relay_world_cleared); an exception it throws is reported in `relay`, the context it was reached from.
+static void hand_over(
+    JSCContext *page, JSCContext *relay, JSCValue *receive, const char *json, gsize index, GString *failures) {
     JSCValue *message = jsc_value_new_from_json(page, json);
     if (message == NULL || jsc_context_get_exception(page) != NULL) {
         take_exception(page, index, failures);
         if (message != NULL) g_object_unref(message);
         return;
     }
-    JSCValue *result = jsc_value_function_call(function, JSC_TYPE_VALUE, message, G_TYPE_NONE);
-    take_exception(page, index, failures);
+    JSCValue *result = jsc_value_function_call(receive, JSC_TYPE_VALUE, message, G_TYPE_NONE);
+    take_exception(relay, index, failures);
     if (result != NULL) g_object_unref(result);
     g_object_unref(message);
 }
@@ -119,20 +92,22 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
     GVariantIter *texts = NULL;
     g_variant_get(parameters, "(&sas)", &token, &texts);
     WebKitFrame *frame = main_frame(page);
-    if (frame == NULL || !is_current_document(frame, token)) {
+    JSCContext *relay = frame != NULL ? webkit_frame_get_js_context_for_script_world(frame, relay_world) : NULL;
+    if (relay == NULL || !is_current_document(relay, token)) {
+        if (relay != NULL) g_object_unref(relay);
         g_variant_iter_free(texts);
         webkit_user_message_send_reply(
             message, webkit_user_message_new(GBGBRIDGE_DELIVER, g_variant_new("(is)", -1, "")));
         return;
     }
     JSCContext *context = webkit_frame_get_js_context(frame);
-    JSCValue *function = hand_over_function(page, context, token);
+    JSCValue *receive = jsc_context_get_value(relay, GBGBRIDGE_RELAY_PAGE_RECEIVE);
     GString *failures = g_string_new(NULL);
     const char *json = NULL;
     gsize index = 0;
     while (g_variant_iter_next(texts, "&s", &json)) {
-        if (function != NULL && jsc_value_is_function(function)) {
-            hand_over(context, function, json, index, failures);
+        if (receive != NULL && jsc_value_is_function(receive)) {
+            hand_over(context, relay, receive, json, index, failures);
         } else {
             if (failures->len > 0) g_string_append_c(failures, '\n');
             g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":Error: the page's world could not be reached", index);
@@ -140,7 +115,9 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
         index++;
     }
     g_variant_iter_free(texts);
+    if (receive != NULL) g_object_unref(receive);
     g_object_unref(context);
+    g_object_unref(relay);
     // The texts (64 KiB or more) and their parse are garbage now: tell the collector (a hint, see native_post).
     JSGlobalContextRef page_world = world_context(frame, webkit_script_world_get_default());
     if (page_world != NULL) JSGarbageCollect(page_world);
@@ -160,10 +137,13 @@ typedef struct {
     guint64 page_id;
 } NativeData;
 
-/// The main frame of the page a native function belongs to.
-static WebKitWebPage *page_of(JSObjectRef function) {
+/// The context of `world` in the main frame of the page a native function belongs to, or NULL.
+static JSGlobalContextRef main_frame_context(JSObjectRef function, WebKitScriptWorld *world) {
     NativeData *data = JSObjectGetPrivate(function);
-    return data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+    WebKitWebPage *page =
+        data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
+    return frame != NULL ? world_context(frame, world) : NULL;
 }
 
 static JSValueRef string_value(JSContextRef context, const char *text) {
@@ -182,10 +162,8 @@ static JSValueRef native_post(
     JSValueRef *exception) {
     (void)self;
     (void)exception;
-    WebKitWebPage *page = page_of(function);
-    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
-    if (frame == NULL || count < 1 || !JSValueIsString(context, arguments[0])) return JSValueMakeUndefined(context);
-    JSGlobalContextRef relay = world_context(frame, relay_world);
+    if (count < 1 || !JSValueIsString(context, arguments[0])) return JSValueMakeUndefined(context);
+    JSGlobalContextRef relay = main_frame_context(function, relay_world);
     if (relay == NULL) return JSValueMakeUndefined(context);
     JSValueRef ignored = NULL;
     JSValueRef take = JSObjectGetProperty(relay, JSContextGetGlobalObject(relay), take_name, &ignored);
@@ -226,9 +204,7 @@ static JSValueRef native_hand_over(
     JSValueRef *exception) {
     (void)self;
     (void)exception;
-    WebKitWebPage *page = page_of(function);
-    WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
-    JSGlobalContextRef page_world = frame != NULL ? world_context(frame, webkit_script_world_get_default()) : NULL;
+    JSGlobalContextRef page_world = main_frame_context(function, webkit_script_world_get_default());
     JSValueRef failure = NULL;
     // The page-world function made for this document, kept by the relay's world (see relay_world_cleared).
     JSValueRef receive =
