@@ -99,3 +99,29 @@ let bigString = JSONValue.string(image.base64EncodedString())
 try measure("encode a 1.4 MB string value", bytes: 1_398_102, iterations: 40) {
     _ = try bigString.jsonText()
 }
+
+/// Takes what the host sends and keeps only its size, as a transport would hand it on.
+@MainActor
+final class CountingTransport: BridgeTransport {
+    var deliveredBytes = 0
+    func deliver(_ json: String, onFailure: @escaping @MainActor (String) -> Void) {
+        deliveredBytes += json.utf8.count
+    }
+}
+
+let queryHost = BridgeHost(hostVersion: "1.0.0")
+let countingTransport = CountingTransport()
+queryHost.attach(transport: countingTransport)
+queryHost.registerCustomCapability("bench.big") { _, responder in
+    responder.respond(status: .success, data: [:], error: nil)
+}
+var querySequence = 0
+let queryText =
+    #"{"version":"1.0","correlationId":"bench-1","type":"request","timestamp":1764180000000,"payload":{"action":"capability.query","data":{}}}"#
+measure("host: capability.query received and answered", bytes: queryText.utf8.count, iterations: 20_000) {
+    querySequence += 1
+    queryHost.receive(
+        text:
+            #"{"version":"1.0","correlationId":"bench-\#(querySequence)","type":"request","timestamp":1764180000000,"payload":{"action":"capability.query","data":{}}}"#
+    )
+}

@@ -10,7 +10,10 @@
 // detail for the other world): the page-world script posts through `GBGBRIDGE_PAGE_POST`, which hands the
 // same string to the relay's take function (the origin check and the batching); the relay hands each
 // delivered JSON text to `GBGBRIDGE_RELAY_HAND_OVER`, which parses it in the page's world and calls
-// `window.GBGBridge.receive`. Both are made per document, when WebKit clears the main frame's window object.
+// `window.GBGBridge.receive`. The messages the relay accepted in one turn leave it through `GBGBRIDGE_RELAY_SEND`,
+// one user message to the view with their exact UTF-8 bytes (a script message's value would be made a JavaScript
+// string again in the UI process before it could be read). All are made per document, when WebKit clears the main
+// frame's window object.
 
 #include <JavaScriptCore/JavaScript.h>
 #include <string.h>
@@ -131,6 +134,7 @@ static JSStringRef take_name;
 static JSStringRef page_receive_name;
 static JSClassRef post_class;
 static JSClassRef hand_over_class;
+static JSClassRef send_class;
 
 /// What a native function holds: the page it belongs to.
 typedef struct {
@@ -171,6 +175,54 @@ static JSValueRef native_post(
         JSObjectCallAsFunction(relay, (JSObjectRef)take, NULL, 1, arguments, &ignored);
     }
     if (count > 1 && JSValueToBoolean(context, arguments[1])) JSGarbageCollect(context);
+    return JSValueMakeUndefined(context);
+}
+
+/// `value`'s UTF-8 bytes as an `ay` variant that owns them (NULs inside kept), or NULL when it is not a string.
+static GVariant *utf8_bytes(JSContextRef context, JSValueRef value) {
+    if (!JSValueIsString(context, value)) return NULL;
+    JSStringRef text = JSValueToStringCopy(context, value, NULL);
+    if (text == NULL) return NULL;
+    size_t capacity = JSStringGetMaximumUTF8CStringSize(text);
+    char *utf8 = g_malloc(capacity);
+    size_t written = JSStringGetUTF8CString(text, utf8, capacity);
+    JSStringRelease(text);
+    size_t length = written > 0 ? written - 1 : 0;
+    // The worst case is three bytes per unit: give back what a large text did not use.
+    if (capacity > 1024 * 1024) utf8 = g_realloc(utf8, length + 1);
+    return g_variant_new_from_data(G_VARIANT_TYPE_BYTESTRING, utf8, length, TRUE, g_free, utf8);
+}
+
+/// The relay's send: the messages it accepted in one turn (a JSON text or an array of them) go to the view as one
+/// user message, in order, without a script message handler (whose value the UI process would turn back into a
+/// JavaScript string before it could read it). Anything that is not a string is left out.
+static JSValueRef native_send(
+    JSContextRef context, JSObjectRef function, JSObjectRef self, size_t count, const JSValueRef arguments[],
+    JSValueRef *exception) {
+    (void)self;
+    (void)exception;
+    NativeData *data = JSObjectGetPrivate(function);
+    WebKitWebPage *page =
+        data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+    if (page == NULL || count < 1) return JSValueMakeUndefined(context);
+    GVariantBuilder texts;
+    g_variant_builder_init(&texts, G_VARIANT_TYPE("aay"));
+    if (JSValueIsArray(context, arguments[0])) {
+        JSObjectRef batch = (JSObjectRef)arguments[0];
+        JSValueRef ignored = NULL;
+        JSStringRef length_name = JSStringCreateWithUTF8CString("length");
+        double length = JSValueToNumber(context, JSObjectGetProperty(context, batch, length_name, &ignored), NULL);
+        JSStringRelease(length_name);
+        for (unsigned index = 0; length == length && index < length; index++) {
+            GVariant *text = utf8_bytes(context, JSObjectGetPropertyAtIndex(context, batch, index, &ignored));
+            if (text != NULL) g_variant_builder_add_value(&texts, text);
+        }
+    } else {
+        GVariant *text = utf8_bytes(context, arguments[0]);
+        if (text != NULL) g_variant_builder_add_value(&texts, text);
+    }
+    webkit_web_page_send_message_to_view(
+        page, webkit_user_message_new(GBGBRIDGE_POST, g_variant_builder_end(&texts)), NULL, NULL, NULL);
     return JSValueMakeUndefined(context);
 }
 
@@ -270,6 +322,9 @@ static void relay_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, W
     NativeData *native = g_new0(NativeData, 1);
     native->page_id = webkit_web_page_get_id(page);
     define_native(context, GBGBRIDGE_RELAY_HAND_OVER, hand_over_class, native, FALSE);
+    NativeData *sender = g_new0(NativeData, 1);
+    sender->page_id = native->page_id;
+    define_native(context, GBGBRIDGE_RELAY_SEND, send_class, sender, FALSE);
 }
 
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
@@ -308,6 +363,11 @@ G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extensi
     hand_over.callAsFunction = native_hand_over;
     hand_over.finalize = native_finalize;
     hand_over_class = JSClassCreate(&hand_over);
+    JSClassDefinition send = kJSClassDefinitionEmpty;
+    send.className = "GBGBridgeNativeSend";
+    send.callAsFunction = native_send;
+    send.finalize = native_finalize;
+    send_class = JSClassCreate(&send);
     relay_world = webkit_script_world_new_with_name(GBGBRIDGE_RELAY_WORLD);
     g_signal_connect(extension, "page-created", G_CALLBACK(page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared", G_CALLBACK(page_world_cleared), NULL);

@@ -26,6 +26,11 @@
 /// Host to page: in the relay's world, a function taking one message's JSON text for the page: parsed in the
 /// page's world and handed to `window.GBGBridge.receive`; it returns "" or the exception that call threw.
 #define GBGBRIDGE_RELAY_HAND_OVER "__gbgBridgeNativeHandOver"
+/// Page to host, from the relay's world: a function taking the messages the relay accepted in one turn (one JSON
+/// text, or an array of them) and sending them to the view as one `GBGBRIDGE_POST` user message, parameters
+/// `aay`: each text's UTF-8 bytes, exactly (no terminating NUL; a NUL inside stays in).
+#define GBGBRIDGE_RELAY_SEND "__gbgBridgeNativeSend"
+#define GBGBRIDGE_POST "gbgbridge.post"
 /// The relay world's hidden property holding the page-world function the hand-over calls for its document.
 #define GBGBRIDGE_RELAY_PAGE_RECEIVE "__gbgBridgePageReceive"
 

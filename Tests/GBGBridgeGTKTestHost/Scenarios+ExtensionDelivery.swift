@@ -59,15 +59,20 @@ extension Scenarios {
         // function before any page script ran (nothing of it is left on the page's window, checked above), and
         // the relay's take function is there, in its own world only.
         let relayWorld = await harness.evaluate(
-            "typeof window.__gbgBridgeTake + '/' + typeof window.__gbgBridgeNativeHandOver", in: journey.webView,
-            world: "gbgbridge")
+            "typeof window.__gbgBridgeTake + '/' + typeof window.__gbgBridgeNativeHandOver + '/'"
+                + " + typeof window.__gbgBridgeNativeSend", in: journey.webView, world: "gbgbridge")
         harness.check(
-            relayWorld == #""function/function""#, "the relay takes and hands over messages natively",
-            relayWorld ?? "nil")
+            relayWorld == #""function/function/function""#,
+            "the relay takes, sends and hands over messages natively, in its own world", relayWorld ?? "nil")
 
-        // The replacement made before the first delivery receives this document's answers.
+        // The replacement made before the first delivery receives this document's answers; the request left the
+        // relay's world as the extension's user message, not through the message handler.
+        let postsBefore = transport.extensionPostCount
         journey.run("request('test.echo', { n: 1 }).then(function (m) { window.firstAnswer = m.payload.data.n; })")
         _ = await journey.inbox.next("test.echo")
+        harness.check(
+            transport.extensionPostCount > postsBefore, "the page's messages reach the host as the extension's posts",
+            "\(transport.extensionPostCount - postsBefore)")
         await harness.pause(0.2)
         let first = await harness.evaluate(
             "window.firstAnswer + '/' + window.seenByReplacement.filter(function (a) { return a === 'test.echo'; }).length",
@@ -104,6 +109,18 @@ extension Scenarios {
             big == "\"\(blob.utf8.count)\"" && transport.extensionDeliveryCount == before + 1,
             "a 1 MiB answer goes through the extension, whole",
             "\(big ?? "nil"), \(transport.extensionDeliveryCount - before)")
+
+        // Every character of a posted text reaches the host: a NUL inside does not end the message there (the
+        // part before it is a whole message, which must not be taken for the text that was sent).
+        journey.run(
+            #"window.webkit.messageHandlers.gbgBridge.postMessage('{"version":"1.0","correlationId":"nul-1","type":"event","timestamp":1,"payload":{"action":"test.nul"}}' + String.fromCharCode(0) + 'x')"#
+        )
+        journey.run("request('test.echo', { n: 3 })")
+        _ = await journey.inbox.next("test.echo")
+        harness.check(
+            !host.receivedMessages.contains { $0.payload.action == "test.nul" }
+                && host.lastError?.contains("Rejected a message from the page") == true,
+            "a text with a NUL inside is refused whole, not cut at the NUL", host.lastError ?? "no error")
 
         // A delivery under a forged token is dropped in the web process: no script sees it.
         let forged = await sendRawDelivery(

@@ -45,6 +45,9 @@ enum BridgeScripts {
     /// Relay world, with the web-process extension: the native function handing one message's JSON text to the
     /// page's `GBGBridge.receive`, parsed in the page's world; returns "" or the exception it threw.
     static let nativeHandOverFunction = "__gbgBridgeNativeHandOver"
+    /// Relay world, with the web-process extension: the native function sending the messages the relay accepted
+    /// in one turn (a JSON text or an array of them) to the UI process as one user message.
+    static let nativeSendFunction = "__gbgBridgeNativeSend"
     /// The shortest message, in UTF-16 units, after which ``nativePostFunction`` tells the web process's garbage
     /// collector that a large object graph was let go.
     static let largeMessageUnits = 64 * 1024
@@ -299,12 +302,16 @@ enum BridgeScripts {
               // For the web-process extension, which checks deliveries against it (this world only).
               Object.defineProperty(window, "\(WebProcessExtension.tokenProperty)", { value: token });
               var queue = [];
+              // With the web-process extension a turn's messages go to the host as one user message (see
+              // `nativeSendFunction`), else through the message handler.
+              var nativeSend = typeof window.\(nativeSendFunction) === "function" ? window.\(nativeSendFunction) : null;
               function isAllowed() { return allowed.indexOf(location.origin) >= 0; }
               function flush() {
                 if (queue.length === 0) { return; }
                 var batch = queue;
                 queue = [];
-                bridge.postMessage(batch.length === 1 ? batch[0] : batch);
+                if (nativeSend !== null) { nativeSend(batch.length === 1 ? batch[0] : batch); }
+                else { bridge.postMessage(batch.length === 1 ? batch[0] : batch); }
               }
               function reject() {
                 control.postMessage({ kind: "rejected", origin: location.origin, fromTopFrame: true });

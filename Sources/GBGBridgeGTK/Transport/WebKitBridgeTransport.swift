@@ -113,6 +113,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
     public private(set) var deliversThroughExtension = false
     /// Deliveries handed to the extension so far (for tests and diagnostics).
     package private(set) var extensionDeliveryCount = 0
+    /// Posts the extension sent from the relay's world so far (each holds one turn's messages).
+    package private(set) var extensionPostCount = 0
     private var lastHelloToken: String?
     /// The token of the document that can receive messages now, if any.
     package var readyToken: String? {
@@ -158,7 +160,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
             } else {
                 isBatchScheduled = true
                 evaluate([(json, onFailure)], toDocument: token, in: webView)
-                Task { @MainActor [weak self] in self?.deliverBatch() }
+                // An idle source of the main loop's own thread: no wake-up write, unlike a main-actor task.
+                let flush: @MainActor () -> Void = { [weak self] in self?.deliverBatch() }
+                g_idle_add_full(G_PRIORITY_DEFAULT, batchTurnEnded, RetainedBox.retain(flush), nil)
             }
         }
     }
@@ -251,14 +255,38 @@ public final class WebKitBridgeTransport: BridgeTransport {
         }
     }
 
-    /// The extension's announcement (a user message from the web process); other messages are not ours.
+    /// The extension's user messages: its announcement, and the messages the relay accepted in one turn of the
+    /// page (the same texts, in the same order, as through the message handler). Other messages are not ours.
     private func receiveUserMessage(_ message: gpointer?) -> Bool {
-        guard let message,
-            let name = webkit_user_message_get_name(message.assumingMemoryBound(to: WebKitUserMessage.self)),
-            String(cString: name) == WebProcessExtension.readyMessage
+        guard let message = message?.assumingMemoryBound(to: WebKitUserMessage.self),
+            let name = webkit_user_message_get_name(message)
         else { return false }
-        deliversThroughExtension = true
+        switch String(cString: name) {
+        case WebProcessExtension.readyMessage:
+            deliversThroughExtension = true
+        case WebProcessExtension.postMessage:
+            receivePosted(webkit_user_message_get_parameters(message))
+        default:
+            return false
+        }
         return true
+    }
+
+    /// Hands each UTF-8 text of an `aay` post to the host, in order; anything else is reported.
+    private func receivePosted(_ texts: OpaquePointer?) {
+        extensionPostCount += 1
+        guard let texts, String(cString: g_variant_get_type_string(texts)) == "aay" else {
+            host.report(
+                BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: it is not JSON text"))
+            return
+        }
+        for index in 0..<g_variant_n_children(texts) {
+            guard let text = g_variant_get_child_value(texts, index) else { continue }
+            defer { g_variant_unref(text) }
+            var length: gsize = 0
+            let bytes = g_variant_get_fixed_array(text, &length, 1)?.assumingMemoryBound(to: UInt8.self)
+            host.receive(text: String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self))
+        }
     }
 
     /// Calls `completion` once every delivery issued so far has been evaluated by the page.
@@ -310,7 +338,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
 
     private func receiveMessage(_ value: UnsafeMutablePointer<JSCValue>) {
         if jsc_value_is_string(value) != 0 {
-            host.receive(text: Self.takeString(jsc_value_to_string(value)))
+            host.receive(text: Self.exactText(of: value))
         } else if jsc_value_is_array(value) != 0 {
             receiveBatch(value)
         } else {
@@ -331,7 +359,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             guard let item = jsc_value_object_get_property_at_index(batch, index) else { continue }
             defer { g_object_unref(item) }
             if jsc_value_is_string(item) != 0 {
-                host.receive(text: Self.takeString(jsc_value_to_string(item)))
+                host.receive(text: Self.exactText(of: item))
             } else {
                 host.report(
                     BridgeIssue(
@@ -667,6 +695,15 @@ public final class WebKitBridgeTransport: BridgeTransport {
         return String(cString: text)
     }
 
+    /// A JavaScript string's text, every character of it (a NUL inside included, where a C string would end).
+    private static func exactText(of value: UnsafeMutablePointer<JSCValue>) -> String {
+        guard let bytes = jsc_value_to_string_as_bytes(value) else { return "" }
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        let data = g_bytes_get_data(bytes, &size)?.assumingMemoryBound(to: UInt8.self)
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(size)), as: UTF8.self)
+    }
+
     private static func stringProperty(_ name: String, of object: UnsafeMutablePointer<JSCValue>) -> String? {
         guard jsc_value_is_object(object) != 0, let property = jsc_value_object_get_property(object, name) else {
             return nil
@@ -692,6 +729,13 @@ public final class WebKitBridgeTransport: BridgeTransport {
 /// Why a script evaluation failed, as WebKit describes it.
 struct EvaluationFailure: Error {
     let message: String
+}
+
+/// The end of the main-loop turn a delivery was sent in: the transport evaluates what followed it (once).
+private let batchTurnEnded: GSourceFunc = { data in
+    let flush = RetainedBox<@MainActor () -> Void>.take(data)
+    MainActor.assumeIsolated { flush() }
+    return gboolean(0)
 }
 
 /// The completion of one `webkit_web_view_evaluate_javascript` call, retained until it runs.

@@ -18,6 +18,8 @@ enum WebProcessExtension {
     static let readyMessage = "gbgbridge.extension-ready"
     static let deliverMessage = "gbgbridge.deliver"
     static let flushMessage = "gbgbridge.flush"
+    /// From the relay's world: the messages the relay accepted in one turn, parameters `aay` (each one's UTF-8).
+    static let postMessage = "gbgbridge.post"
     static let tokenProperty = "__gbgBridgeDocumentToken"
     static let libraryName = "libgbgbridge-web-extension.so"
     /// Deliveries of at least this many bytes of JSON go through the extension; smaller ones are evaluated in
