@@ -86,14 +86,14 @@ static JSGlobalContextRef world_context(WebKitFrame *frame, WebKitScriptWorld *w
 
 static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
     GVariant *parameters = webkit_user_message_get_parameters(message);
-    if (parameters == NULL || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sas)"))) {
+    if (parameters == NULL || !g_variant_is_of_type(parameters, G_VARIANT_TYPE("(saay)"))) {
         webkit_user_message_send_reply(
             message, webkit_user_message_new(GBGBRIDGE_DELIVER, g_variant_new("(is)", -2, "malformed delivery")));
         return;
     }
     const char *token = NULL;
     GVariantIter *texts = NULL;
-    g_variant_get(parameters, "(&sas)", &token, &texts);
+    g_variant_get(parameters, "(&saay)", &token, &texts);
     WebKitFrame *frame = main_frame(page);
     JSCContext *relay = frame != NULL ? webkit_frame_get_js_context_for_script_world(frame, relay_world) : NULL;
     if (relay == NULL || !is_current_document(relay, token)) {
@@ -106,15 +106,18 @@ static void deliver(WebKitWebPage *page, WebKitUserMessage *message) {
     JSCContext *context = webkit_frame_get_js_context(frame);
     JSCValue *receive = jsc_context_get_value(relay, GBGBRIDGE_RELAY_PAGE_RECEIVE);
     GString *failures = g_string_new(NULL);
-    const char *json = NULL;
     gsize index = 0;
-    while (g_variant_iter_next(texts, "&s", &json)) {
+    GVariant *text = NULL;
+    // Byte strings, not `s`: a string child is checked to be UTF-8 when it is read (a 20 MiB text costs about
+    // as long to check as to parse); the JSON parse refuses what is not.
+    while ((text = g_variant_iter_next_value(texts)) != NULL) {
         if (receive != NULL && jsc_value_is_function(receive)) {
-            hand_over(context, relay, receive, json, index, failures);
+            hand_over(context, relay, receive, g_variant_get_bytestring(text), index, failures);
         } else {
             if (failures->len > 0) g_string_append_c(failures, '\n');
             g_string_append_printf(failures, "%" G_GSIZE_FORMAT ":Error: the page's world could not be reached", index);
         }
+        g_variant_unref(text);
         index++;
     }
     g_variant_iter_free(texts);

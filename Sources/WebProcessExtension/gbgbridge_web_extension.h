@@ -7,7 +7,8 @@
 
 /// Sent by the extension to the view when a page is created: deliveries can go through it.
 #define GBGBRIDGE_EXTENSION_READY "gbgbridge.extension-ready"
-/// To the page, parameters `(sas)`: the document token the messages are for, and their JSON texts.
+/// To the page, parameters `(saay)`: the document token the messages are for, and their JSON texts as
+/// NUL-terminated byte strings (UTF-8).
 /// The reply's parameters are `(is)`: 0 when delivered (the string lists "index:error" lines of
 /// messages whose `receive` threw, if any), -1 when the document is not the one meant.
 #define GBGBRIDGE_DELIVER "gbgbridge.deliver"

@@ -164,7 +164,7 @@ extension Scenarios {
         to webView: UnsafeMutablePointer<WebKitWebView>, token: String, json: String
     ) async -> Int32? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Int32?, Never>) in
-            var children: [OpaquePointer?] = [json.withCString { g_variant_new_string($0) }]
+            var children: [OpaquePointer?] = [json.withCString { g_variant_new_bytestring($0) }]
             let array = children.withUnsafeMutableBufferPointer { g_variant_new_array(nil, $0.baseAddress, 1) }
             var tuple: [OpaquePointer?] = [token.withCString { g_variant_new_string($0) }, array]
             let parameters = tuple.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }

@@ -55,13 +55,14 @@ enum WebProcessExtension {
         access(directory + "/" + libraryName, R_OK) == 0
     }
 
-    /// The `(sas)` parameters of a delivery: the document's token and the messages' JSON texts (each copied
-    /// once, into memory the message then owns).
+    /// The `(saay)` parameters of a delivery: the document's token and the messages' JSON texts, each copied
+    /// once into a NUL-terminated byte string the message then owns (a string child would be checked to be
+    /// UTF-8 when made and again when read, which for a 20 MiB text costs about as long as parsing it).
     static func deliveryParameters(token: String, texts: [String]) -> OpaquePointer {
-        var children = texts.map { text in text.withCString { g_variant_new_take_string(g_strdup($0)) } }
+        var children = texts.map { text in text.withCString { g_variant_new_bytestring($0) } }
         let array =
             children.isEmpty
-            ? g_variant_new_strv(nil, 0)
+            ? g_variant_new_bytestring_array(nil, 0)
             : children.withUnsafeMutableBufferPointer { g_variant_new_array(nil, $0.baseAddress, gsize($0.count)) }
         var tuple: [OpaquePointer?] = [token.withCString { g_variant_new_string($0) }, array]
         return tuple.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }!
