@@ -36,19 +36,23 @@ extension BridgeHost {
         let summarized = text.utf8.count > limits.maxRetainedMessageBytes
         backgroundDecodes += 1
         Task {
-            // The history's fingerprint of the body is taken here too (about 1.7 ms per MiB, byte by byte),
-            // so the main actor only records and routes.
-            let (decoded, fingerprint) = await Task.detached(priority: .userInitiated) {
-                () -> (Result<BridgeMessage, BridgeCodingError>, UInt64?) in
+            // The history's fingerprint of the body (about 1.7 ms per MiB, byte by byte) is taken off the main actor
+            // too, beside the decoding rather than after it, so the main actor only records and routes.
+            let fingerprinting = Task.detached(priority: .userInitiated) { () -> UInt64? in
+                guard summarized else { return nil }
+                var contiguous = text
+                return contiguous.withUTF8 { FNV1a64.hash($0) }
+            }
+            let decoded = await Task.detached(priority: .userInitiated) {
+                () -> Result<BridgeMessage, BridgeCodingError> in
                 var contiguous = text
                 return contiguous.withUTF8 { utf8 in
-                    let decoded = Result { () throws(BridgeCodingError) in
+                    Result { () throws(BridgeCodingError) in
                         try BridgeMessage(utf8: utf8, maxBytes: maxBytes, maxDepth: maxDepth)
                     }
-                    guard summarized, case .success = decoded else { return (decoded, nil) }
-                    return (decoded, FNV1a64.hash(utf8))
                 }
             }.value
+            let fingerprint = await fingerprinting.value
             finishBackgroundDecoding(decoded, text: text, fingerprint: fingerprint, generation: generation)
         }
     }
