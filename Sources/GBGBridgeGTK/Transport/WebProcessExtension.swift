@@ -25,7 +25,7 @@ enum WebProcessExtension {
     /// Deliveries of at least this many bytes of JSON go through the extension; smaller ones are evaluated in
     /// the relay's world. Measured (docs/transport.md): a user message and its reply cost about 40 µs more
     /// than an evaluation for a small message, while for large ones the extension's single native parse
-    /// saves time (a 20 MiB answer in 103 against 137 ms) and web-process memory.
+    /// saves time (a 20 MiB answer in 83-92 against 137 ms) and web-process memory.
     static let smallestDelivery = 64 * 1024
 
     /// The directory holding the extension (and nothing else WebKit would load), if one is found.
