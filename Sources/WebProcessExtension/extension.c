@@ -208,20 +208,24 @@ static JSValueRef native_send(
     WebKitWebPage *page =
         data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
     if (page == NULL || count < 1) return JSValueMakeUndefined(context);
+    if (!JSValueIsArray(context, arguments[0])) {
+        // One message: its bytes are the parameters as they are (an array around them would be one more copy).
+        GVariant *text = utf8_bytes(context, arguments[0]);
+        if (text != NULL) {
+            webkit_web_page_send_message_to_view(
+                page, webkit_user_message_new(GBGBRIDGE_POST, text), NULL, NULL, NULL);
+        }
+        return JSValueMakeUndefined(context);
+    }
     GVariantBuilder texts;
     g_variant_builder_init(&texts, G_VARIANT_TYPE("aay"));
-    if (JSValueIsArray(context, arguments[0])) {
-        JSObjectRef batch = (JSObjectRef)arguments[0];
-        JSValueRef ignored = NULL;
-        JSStringRef length_name = JSStringCreateWithUTF8CString("length");
-        double length = JSValueToNumber(context, JSObjectGetProperty(context, batch, length_name, &ignored), NULL);
-        JSStringRelease(length_name);
-        for (unsigned index = 0; length == length && index < length; index++) {
-            GVariant *text = utf8_bytes(context, JSObjectGetPropertyAtIndex(context, batch, index, &ignored));
-            if (text != NULL) g_variant_builder_add_value(&texts, text);
-        }
-    } else {
-        GVariant *text = utf8_bytes(context, arguments[0]);
+    JSObjectRef batch = (JSObjectRef)arguments[0];
+    JSValueRef ignored = NULL;
+    JSStringRef length_name = JSStringCreateWithUTF8CString("length");
+    double length = JSValueToNumber(context, JSObjectGetProperty(context, batch, length_name, &ignored), NULL);
+    JSStringRelease(length_name);
+    for (unsigned index = 0; length == length && index < length; index++) {
+        GVariant *text = utf8_bytes(context, JSObjectGetPropertyAtIndex(context, batch, index, &ignored));
         if (text != NULL) g_variant_builder_add_value(&texts, text);
     }
     webkit_web_page_send_message_to_view(

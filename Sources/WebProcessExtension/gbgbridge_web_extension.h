@@ -29,7 +29,8 @@
 #define GBGBRIDGE_RELAY_HAND_OVER "__gbgBridgeNativeHandOver"
 /// Page to host, from the relay's world: a function taking the messages the relay accepted in one turn (one JSON
 /// text, or an array of them) and sending them to the view as one `GBGBRIDGE_POST` user message, parameters
-/// `aay`: each text's UTF-8 bytes, exactly (no terminating NUL; a NUL inside stays in).
+/// `ay` for one text, `aay` for several: each text's UTF-8 bytes, exactly (no terminating NUL; a NUL inside
+/// stays in).
 #define GBGBRIDGE_RELAY_SEND "__gbgBridgeNativeSend"
 #define GBGBRIDGE_POST "gbgbridge.post"
 /// The relay world's hidden property holding the page-world function the hand-over calls for its document.

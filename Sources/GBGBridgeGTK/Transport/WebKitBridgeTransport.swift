@@ -272,21 +272,32 @@ public final class WebKitBridgeTransport: BridgeTransport {
         return true
     }
 
-    /// Hands each UTF-8 text of an `aay` post to the host, in order; anything else is reported.
+    /// Hands the UTF-8 text of an `ay` post, or each of an `aay` post, to the host, in order; anything else is
+    /// reported.
     private func receivePosted(_ texts: OpaquePointer?) {
         extensionPostCount += 1
-        guard let texts, String(cString: g_variant_get_type_string(texts)) == "aay" else {
+        let type = texts.map { String(cString: g_variant_get_type_string($0)) }
+        guard let texts, type == "ay" || type == "aay" else {
             host.report(
                 BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: it is not JSON text"))
+            return
+        }
+        if type == "ay" {
+            host.receive(text: Self.text(ofBytes: texts))
             return
         }
         for index in 0..<g_variant_n_children(texts) {
             guard let text = g_variant_get_child_value(texts, index) else { continue }
             defer { g_variant_unref(text) }
-            var length: gsize = 0
-            let bytes = g_variant_get_fixed_array(text, &length, 1)?.assumingMemoryBound(to: UInt8.self)
-            host.receive(text: String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self))
+            host.receive(text: Self.text(ofBytes: text))
         }
+    }
+
+    /// The text of an `ay` variant's UTF-8 bytes.
+    private static func text(ofBytes variant: OpaquePointer) -> String {
+        var length: gsize = 0
+        let bytes = g_variant_get_fixed_array(variant, &length, 1)?.assumingMemoryBound(to: UInt8.self)
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
     }
 
     /// Calls `completion` once every delivery issued so far has been evaluated by the page.

@@ -18,7 +18,8 @@ enum WebProcessExtension {
     static let readyMessage = "gbgbridge.extension-ready"
     static let deliverMessage = "gbgbridge.deliver"
     static let flushMessage = "gbgbridge.flush"
-    /// From the relay's world: the messages the relay accepted in one turn, parameters `aay` (each one's UTF-8).
+    /// From the relay's world: the messages the relay accepted in one turn, parameters `ay` (one text's UTF-8) or
+    /// `aay` (several).
     static let postMessage = "gbgbridge.post"
     static let tokenProperty = "__gbgBridgeDocumentToken"
     static let libraryName = "libgbgbridge-web-extension.so"
