@@ -144,11 +144,15 @@ typedef struct {
     guint64 page_id;
 } NativeData;
 
+/// The page a native function belongs to, or NULL once it has gone.
+static WebKitWebPage *native_page(JSObjectRef function) {
+    NativeData *data = JSObjectGetPrivate(function);
+    return data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+}
+
 /// The context of `world` in the main frame of the page a native function belongs to, or NULL.
 static JSGlobalContextRef main_frame_context(JSObjectRef function, WebKitScriptWorld *world) {
-    NativeData *data = JSObjectGetPrivate(function);
-    WebKitWebPage *page =
-        data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+    WebKitWebPage *page = native_page(function);
     WebKitFrame *frame = page != NULL ? main_frame(page) : NULL;
     return frame != NULL ? world_context(frame, world) : NULL;
 }
@@ -181,18 +185,26 @@ static JSValueRef native_post(
     return JSValueMakeUndefined(context);
 }
 
+/// `text` as NUL-terminated UTF-8 the caller frees (NULs inside kept, `*length` bytes before the terminator), and
+/// releases `text`.
+static char *take_utf8(JSStringRef text, size_t *length) {
+    size_t capacity = JSStringGetMaximumUTF8CStringSize(text);
+    char *utf8 = g_malloc(capacity);
+    size_t written = JSStringGetUTF8CString(text, utf8, capacity);
+    JSStringRelease(text);
+    *length = written > 0 ? written - 1 : 0;
+    // The worst case is three bytes per unit: give back what a large text did not use.
+    if (capacity > 1024 * 1024) utf8 = g_realloc(utf8, *length + 1);
+    return utf8;
+}
+
 /// `value`'s UTF-8 bytes as an `ay` variant that owns them (NULs inside kept), or NULL when it is not a string.
 static GVariant *utf8_bytes(JSContextRef context, JSValueRef value) {
     if (!JSValueIsString(context, value)) return NULL;
     JSStringRef text = JSValueToStringCopy(context, value, NULL);
     if (text == NULL) return NULL;
-    size_t capacity = JSStringGetMaximumUTF8CStringSize(text);
-    char *utf8 = g_malloc(capacity);
-    size_t written = JSStringGetUTF8CString(text, utf8, capacity);
-    JSStringRelease(text);
-    size_t length = written > 0 ? written - 1 : 0;
-    // The worst case is three bytes per unit: give back what a large text did not use.
-    if (capacity > 1024 * 1024) utf8 = g_realloc(utf8, length + 1);
+    size_t length = 0;
+    char *utf8 = take_utf8(text, &length);
     return g_variant_new_from_data(G_VARIANT_TYPE_BYTESTRING, utf8, length, TRUE, g_free, utf8);
 }
 
@@ -204,9 +216,7 @@ static JSValueRef native_send(
     JSValueRef *exception) {
     (void)self;
     (void)exception;
-    NativeData *data = JSObjectGetPrivate(function);
-    WebKitWebPage *page =
-        data != NULL && web_extension != NULL ? webkit_web_extension_get_page(web_extension, data->page_id) : NULL;
+    WebKitWebPage *page = native_page(function);
     if (page == NULL || count < 1) return JSValueMakeUndefined(context);
     if (!JSValueIsArray(context, arguments[0])) {
         // One message: its bytes are the parameters as they are (an array around them would be one more copy).
@@ -238,10 +248,8 @@ static JSValueRef describe_exception(JSContextRef context, JSValueRef error, JSC
     JSValueRef ignored = NULL;
     JSStringRef text = JSValueToStringCopy(context, error, &ignored);
     if (text == NULL) return string_value(result_context, "Error: exception");
-    size_t size = JSStringGetMaximumUTF8CStringSize(text);
-    char *utf8 = g_malloc(size);
-    JSStringGetUTF8CString(text, utf8, size);
-    JSStringRelease(text);
+    size_t length = 0;
+    char *utf8 = take_utf8(text, &length);
     GString *collapsed = g_string_new(NULL);
     gboolean in_space = FALSE;
     for (const char *c = utf8; *c; c++) {

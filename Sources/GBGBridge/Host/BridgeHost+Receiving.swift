@@ -38,11 +38,12 @@ extension BridgeHost {
         Task {
             // The history's fingerprint of the body (about 1.7 ms per MiB, byte by byte) is taken off the main actor
             // too, beside the decoding rather than after it, so the main actor only records and routes.
-            let fingerprinting = Task.detached(priority: .userInitiated) { () -> UInt64? in
-                guard summarized else { return nil }
-                var contiguous = text
-                return contiguous.withUTF8 { FNV1a64.hash($0) }
-            }
+            let fingerprinting =
+                summarized
+                ? Task.detached(priority: .userInitiated) { () -> UInt64 in
+                    var contiguous = text
+                    return contiguous.withUTF8 { FNV1a64.hash($0) }
+                } : nil
             let decoded = await Task.detached(priority: .userInitiated) {
                 () -> Result<BridgeMessage, BridgeCodingError> in
                 var contiguous = text
@@ -52,7 +53,7 @@ extension BridgeHost {
                     }
                 }
             }.value
-            let fingerprint = await fingerprinting.value
+            let fingerprint = await fingerprinting?.value
             finishBackgroundDecoding(decoded, text: text, fingerprint: fingerprint, generation: generation)
         }
     }

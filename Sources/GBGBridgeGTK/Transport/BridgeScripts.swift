@@ -305,13 +305,16 @@ enum BridgeScripts {
               // With the web-process extension a turn's messages go to the host as one user message (see
               // `nativeSendFunction`), else through the message handler.
               var nativeSend = typeof window.\(nativeSendFunction) === "function" ? window.\(nativeSendFunction) : null;
+              // With it, each delivered message's JSON text is parsed in the page's world and handed over natively.
+              var handOver =
+                typeof window.\(nativeHandOverFunction) === "function" ? window.\(nativeHandOverFunction) : null;
               function isAllowed() { return allowed.indexOf(location.origin) >= 0; }
               function flush() {
                 if (queue.length === 0) { return; }
                 var batch = queue;
                 queue = [];
-                if (nativeSend !== null) { nativeSend(batch.length === 1 ? batch[0] : batch); }
-                else { bridge.postMessage(batch.length === 1 ? batch[0] : batch); }
+                var posted = batch.length === 1 ? batch[0] : batch;
+                if (nativeSend !== null) { nativeSend(posted); } else { bridge.postMessage(posted); }
               }
               function reject() {
                 control.postMessage({ kind: "rejected", origin: location.origin, fromTopFrame: true });
@@ -348,8 +351,7 @@ enum BridgeScripts {
                 var index = 0;
                 // With the web-process extension each message comes as JSON text and is parsed in the page's world
                 // and handed to it natively, which returns the exception receive threw (no DOM event either way).
-                var handOver = window.\(nativeHandOverFunction);
-                if (typeof handOver === "function") {
+                if (handOver !== null) {
                   for (index = 0; index < batch.length - 1; index++) {
                     var item = batch[index + 1];
                     var failure = typeof item === "string" ? handOver(item) : handOver(JSON.stringify(item));

@@ -296,8 +296,14 @@ public final class WebKitBridgeTransport: BridgeTransport {
     /// The text of an `ay` variant's UTF-8 bytes.
     private static func text(ofBytes variant: OpaquePointer) -> String {
         var length: gsize = 0
-        let bytes = g_variant_get_fixed_array(variant, &length, 1)?.assumingMemoryBound(to: UInt8.self)
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
+        return text(utf8: g_variant_get_fixed_array(variant, &length, 1), count: length)
+    }
+
+    /// `count` bytes of UTF-8 at `bytes` as text, every one of them (a NUL inside included).
+    private static func text(utf8 bytes: UnsafeRawPointer?, count: gsize) -> String {
+        String(
+            decoding: UnsafeBufferPointer(start: bytes?.assumingMemoryBound(to: UInt8.self), count: Int(count)),
+            as: UTF8.self)
     }
 
     /// Calls `completion` once every delivery issued so far has been evaluated by the page.
@@ -711,8 +717,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         guard let bytes = jsc_value_to_string_as_bytes(value) else { return "" }
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
-        let data = g_bytes_get_data(bytes, &size)?.assumingMemoryBound(to: UInt8.self)
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(size)), as: UTF8.self)
+        return text(utf8: g_bytes_get_data(bytes, &size), count: size)
     }
 
     private static func stringProperty(_ name: String, of object: UnsafeMutablePointer<JSCValue>) -> String? {
