@@ -20,17 +20,7 @@ final class ChipSession {
             wire = try messaging.protect(command)
             secureMessaging = messaging
         }
-        let raw: [UInt8]
-        do {
-            raw = try channel.transmit(wire.bytes)
-        } catch {
-            throw ChipError.transport(step: step, detail: error.detail, cardRemoved: error.cardRemoved)
-        }
-        commandCount += 1
-        guard let response = ResponseAPDU(bytes: raw) else {
-            throw ChipError.transport(
-                step: step, detail: "the answer is shorter than a status word", cardRemoved: false)
-        }
+        let response = try exchange(wire, step: step)
         guard var messaging = secureMessaging else { return response }
         if response.data.isEmpty, response.sw != 0x9000 {
             // A plain error status: the chip has dropped the session keys (e.g. 6987, 6988).
@@ -40,5 +30,51 @@ final class ChipSession {
         let plain = try messaging.unprotect(response, step: step)
         secureMessaging = messaging
         return plain
+    }
+
+    /// GET RESPONSE rounds one command may take (61xx, ISO/IEC 7816-4 5.3.4): more than any answer
+    /// this reader asks for needs at 256 bytes a round.
+    static let maximumResponseRounds = 260
+
+    /// Sends `wire` as it is and returns the chip's whole answer: an answer the chip hands out in
+    /// parts (61xx) is collected with GET RESPONSE, within the length the command asked for. An
+    /// answer longer than that, one that keeps chaining, or one shorter than a status word breaks
+    /// the protocol: the chip, not the link, is at fault.
+    private func exchange(_ wire: CommandAPDU, step: String) throws(ChipError) -> ResponseAPDU {
+        let limit = wire.expectedLength ?? 0
+        var response = try transmit(wire.bytes, step: step)
+        var rounds = 0
+        while response.sw >> 8 == 0x61 {
+            rounds += 1
+            guard rounds <= Self.maximumResponseRounds, response.data.count < limit else {
+                throw ChipError.protocolViolation(
+                    step: step,
+                    reason: "the chip kept announcing more of its answer (\(hex(response.sw))) past the \(limit) bytes asked for")
+            }
+            try willSend?()
+            let available = Int(response.sw & 0xFF)
+            let next = try transmit(
+                ChipCommand.getResponse(expectedLength: available == 0 ? 256 : available).bytes, step: step)
+            response = ResponseAPDU(data: response.data + next.data, sw: next.sw)
+        }
+        if wire.expectedLength != nil, response.data.count > limit {
+            throw ChipError.protocolViolation(
+                step: step, reason: "the chip answered \(response.data.count) bytes where at most \(limit) were asked for")
+        }
+        return response
+    }
+
+    private func transmit(_ bytes: [UInt8], step: String) throws(ChipError) -> ResponseAPDU {
+        let raw: [UInt8]
+        do {
+            raw = try channel.transmit(bytes)
+        } catch {
+            throw ChipError.transport(step: step, detail: error.detail, cardRemoved: error.cardRemoved)
+        }
+        commandCount += 1
+        guard let response = ResponseAPDU(bytes: raw) else {
+            throw ChipError.protocolViolation(step: step, reason: "the answer is shorter than a status word")
+        }
+        return response
     }
 }
