@@ -141,22 +141,25 @@ class ChipInteroperabilityTests(ForgeryAndHostileChipTests):
     # Re-opening the session after Chip Authentication
 
     def test_chip_authentication_is_redone_after_a_reopening(self):
-        for name in ["chip-auth-aes", "chip-auth-3des"]:
-            with self.subTest(name):
-                read = self.read(name, card=["--hostile", "reopen-after-ca"])
+        for name, card, proof in [("chip-auth-aes", [], "CHIP AUTHENTICATION 2"),
+                                  ("chip-auth-3des", [], "CHIP AUTHENTICATION 2"),
+                                  ("chip-auth-aes", ["--pace-cam"], "PACE-CAM 2")]:
+            with self.subTest(name, card=card):
+                read = self.read(name, card=[*card, "--hostile", "reopen-after-ca"])
                 log = self.card_log()
                 self.assertIn("REFUSED EXTENDED READ", log)
-                self.assertIn("CHIP AUTHENTICATION 2", log, "Chip Authentication was not run again")
+                self.assertIn(proof, log, "the chip was not asked to prove itself again")
                 self.assertEqual(read["chipAuthentication"]["status"], "valid", read["chipAuthentication"])
                 self.assertEqual(read["chipVerdict"], "genuine", read)
 
     def test_chip_that_will_not_authenticate_after_a_reopening_is_not_genuine(self):
-        for name in ["chip-auth-aes", "chip-auth-3des"]:
-            with self.subTest(name):
-                read = self.read(name, card=["--hostile", "reopen-refuse-ca"])
-                self.assertIn("REFUSED CHIP AUTHENTICATION", self.card_log())
-                self.assertNotEqual(read["chipAuthentication"]["status"], "valid", read["chipAuthentication"])
+        for name, card in [("chip-auth-aes", []), ("chip-auth-3des", []), ("chip-auth-aes", ["--pace-cam"])]:
+            with self.subTest(name, card=card):
+                read = self.read(name, card=[*card, "--hostile", "reopen-refuse-ca"])
+                # Everything after the re-opening was read under keys the chip never proved.
                 self.assertNotEqual(read["chipVerdict"], "genuine", read)
+                self.assertNotEqual(read["chipAuthentication"]["status"], "valid", read["chipAuthentication"])
+                self.assertIn("REFUSED EXTENDED READ", self.card_log())
 
     # Words: what happened, not "moved or removed"
 

@@ -89,9 +89,10 @@ HOSTILE = {
                  "6A82, though EF.SOD still signs its hash",
     "chain-forever": "READ BINARY of DG2 answers 61FF (more to come), and GET RESPONSE 255 bytes and 61FF again, "
                      "for ever",
-    "reopen-after-ca": "after Chip Authentication, refuses the first extended READ BINARY with a plain 6700, which "
-                       "ends secure messaging; Chip Authentication works again afterwards",
-    "reopen-refuse-ca": "as reopen-after-ca, but refuses Chip Authentication (6A80) once the session was opened again",
+    "reopen-after-ca": "after Chip Authentication (or PACE-CAM), refuses the first extended READ BINARY with a plain "
+                       "6700, which ends secure messaging; Chip Authentication works again afterwards",
+    "reopen-refuse-ca": "as reopen-after-ca, but refuses Chip Authentication and PACE-CAM (6A80) once the session was "
+                        "opened again",
     "withhold-dg11": "SELECT of DG11 answers 6A82, though EF.COM lists it and EF.SOD signs it",
 }
 
@@ -438,6 +439,9 @@ class Chip:
             return sw(0x6A80)
         if 0x84 in objects and objects[0x84] != b"\x0c":
             return sw(0x6A80)
+        if self.hostile == "reopen-refuse-ca" and self.refused_extended_read and objects[0x80] == PACE_CAM_OID:
+            log("REFUSED CHIP AUTHENTICATION MAPPING after the re-opening")
+            return sw(0x6A80)
         self.session = None
         self.application = False
         self.pace_state = {"password": self.pace_passwords[objects[0x83][0]], "step": 1, "oid": objects[0x80]}
@@ -480,6 +484,8 @@ class Chip:
                 answer = tlv(0x86, token(state["k_mac"], state["terminal"], state["oid"]))
                 if state["oid"] == PACE_CAM_OID:
                     answer += tlv(0x8A, self.chip_authentication_data(state))
+                    self.chip_authentications += 1
+                    log(f"PACE-CAM {self.chip_authentications}")
         except (KeyError, ValueError):
             return sw(0x6A80)
         state["step"] = step + 1

@@ -48,18 +48,26 @@ extension PassportReader {
         sw == 0x6A82 || sw == 0x6A88 || sw == 0x6986 || sw == 0x6982
     }
 
+    /// Reads `file` after selecting it. EF.CardSecurity is read while the chip is being opened, so
+    /// it is read in short APDUs: an extended read refused there would need the chip opened again
+    /// from within its own opening (and, once the application is selected, the same file
+    /// identifier names EF.SOD).
     func readFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8] {
         try reselect(file)
         onProgress?(.reading(file: file, index: index, count: count, bytesRead: 0, totalBytes: 0))
+        let duringOpening = file == .cardSecurity
         return try readContents(
-            of: file.rawValue, chunkSize: nil, maximumLength: Self.maximumFileLength,
+            of: file.rawValue, chunkSize: duringOpening ? Self.shortReadSize : nil,
+            maximumLength: Self.maximumFileLength,
             progress: { [onProgress] read, total in
                 onProgress?(.reading(file: file, index: index, count: count, bytesRead: read, totalBytes: total))
             },
-            reopen: { () throws(ChipError) in
-                try self.reopen()
-                try self.reselect(file)
-            })
+            reopen: duringOpening
+                ? nil
+                : { () throws(ChipError) in
+                    try self.reopen()
+                    try self.reselect(file)
+                })
     }
 
     /// Reads the selected file the way robust readers do: its header first, then exactly the length
