@@ -26,7 +26,8 @@ struct ChipExchangeRulesTests {
         if let data {
             let padded = ChipCrypto.paddedISO9797(data, blockSize: cipher.blockSize)
             let iv = cipher == .aes ? try ChipCrypto.aesBlock(counterBytes, key: encryptionKey) : nil
-            objects += TLV.encode(tag: 0x87, value: [0x01] + (try cipher.crypt(padded, key: encryptionKey, iv: iv, encrypt: true)))
+            objects += TLV.encode(
+                tag: 0x87, value: [0x01] + (try cipher.crypt(padded, key: encryptionKey, iv: iv, encrypt: true)))
         }
         if let statusObject {
             objects += TLV.encode(tag: 0x99, value: [UInt8(statusObject >> 8), UInt8(statusObject & 0xFF)])
@@ -49,9 +50,11 @@ struct ChipExchangeRulesTests {
         #expect(reader.sendSequenceCounter == 42)
     }
 
-    @Test("an answer with no data and no DO99 (a MAC over the counter alone) is taken", arguments: [
-        SecureMessaging.Cipher.tripleDES, .aes,
-    ])
+    @Test(
+        "an answer with no data and no DO99 (a MAC over the counter alone) is taken",
+        arguments: [
+            SecureMessaging.Cipher.tripleDES, .aes,
+        ])
     func macOnlyAnswer(cipher: SecureMessaging.Cipher) throws {
         var reader = Self.readerSide(cipher)
         let answer = try Self.chipAnswer(cipher, data: nil, statusObject: nil, trailer: 0x9000)
@@ -59,9 +62,11 @@ struct ChipExchangeRulesTests {
         #expect(plain == ResponseAPDU(data: [], sw: 0x9000))
     }
 
-    @Test("without DO99 a wrong MAC, or a MAC for another counter, is still refused", arguments: [
-        SecureMessaging.Cipher.tripleDES, .aes,
-    ])
+    @Test(
+        "without DO99 a wrong MAC, or a MAC for another counter, is still refused",
+        arguments: [
+            SecureMessaging.Cipher.tripleDES, .aes,
+        ])
     func wrongMACWithoutStatusObject(cipher: SecureMessaging.Cipher) throws {
         var answer = try Self.chipAnswer(cipher, data: [1, 2, 3], statusObject: nil, trailer: 0x9000)
         answer.data[answer.data.count - 1] ^= 0x01
@@ -71,7 +76,9 @@ struct ChipExchangeRulesTests {
 
         let replayed = try Self.chipAnswer(cipher, counter: 39, data: [1, 2, 3], statusObject: nil, trailer: 0x9000)
         var again = Self.readerSide(cipher)
-        let replayError = #expect(throws: ChipError.self) { try again.unprotect(replayed, step: "READ BINARY DG1 at 0") }
+        let replayError = #expect(throws: ChipError.self) {
+            try again.unprotect(replayed, step: "READ BINARY DG1 at 0")
+        }
         #expect(replayError?.isSecureMessaging == true, "\(String(describing: replayError))")
     }
 

@@ -3,6 +3,7 @@ and the files made by make_passport.py, served to pcscd through the vpcd reader 
 
     virtual_passport.py --passport DIR --port PORT [--pace | --pace-only | --pace-cam] [--not-passport]
                         [--remove-after N | --slip-after N] [--hostile KIND [ARGUMENT]] [--strict-reads]
+                        [--no-status-object]
 
 The card connects to the vpcd driver on 127.0.0.1:PORT, as a card is placed on a reader; closing
 the connection takes it off. scripts/virtual-passport.sh runs the driver's pcscd and this card in
@@ -33,6 +34,8 @@ Active Authentication: INTERNAL AUTHENTICATE (88) of an 8-byte challenge, signed
 for bytes past the end of its file; the answer is as always: the bytes that remain with 6282, or
 6B00 when none do. --hostile KIND [ARGUMENT] makes a chip that misbehaves (see HOSTILE): it stops
 answering, answers slowly or a byte at a time, or serves malformed files; it says so on stderr.
+--no-status-object leaves DO99 out of protected answers: the status word travels in the trailer
+only, as vsmartcard's vicc and some chips send it.
 """
 
 import argparse

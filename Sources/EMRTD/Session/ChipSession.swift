@@ -49,7 +49,9 @@ final class ChipSession {
             guard rounds <= Self.maximumResponseRounds, response.data.count < limit else {
                 throw ChipError.protocolViolation(
                     step: step,
-                    reason: "the chip kept announcing more of its answer (\(hex(response.sw))) past the \(limit) bytes asked for")
+                    reason:
+                        "the chip kept announcing more of its answer (\(hex(response.sw))) past the \(limit) bytes asked for"
+                )
             }
             try willSend?()
             let available = Int(response.sw & 0xFF)
@@ -59,7 +61,8 @@ final class ChipSession {
         }
         if wire.expectedLength != nil, response.data.count > limit {
             throw ChipError.protocolViolation(
-                step: step, reason: "the chip answered \(response.data.count) bytes where at most \(limit) were asked for")
+                step: step,
+                reason: "the chip answered \(response.data.count) bytes where at most \(limit) were asked for")
         }
         return response
     }
