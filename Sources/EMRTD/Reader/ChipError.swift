@@ -12,7 +12,7 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The chip's secure-messaging answer to `step` failed its MAC or was malformed.
     case secureMessaging(step: String, reason: String)
     /// The chip broke the rules of the exchange at `step`: it answered more than was asked for, kept
-    /// chaining its answer past any bound, or sent an answer shorter than a status word.
+    /// chaining its answer past any bound, or refused a file its EF.SOD signs.
     case protocolViolation(step: String, reason: String)
     /// The link to the card failed at `step` (card removed, reader gone); `detail` is the transport's error.
     case transport(step: String, detail: String, cardRemoved: Bool)

@@ -32,25 +32,27 @@ final class ChipSession {
         return plain
     }
 
-    /// GET RESPONSE rounds one command may take (61xx, ISO/IEC 7816-4 5.3.4): more than any answer
-    /// this reader asks for needs at 256 bytes a round.
+    /// GET RESPONSE rounds one command may take (61xx, ISO/IEC 7816-4 5.3.4): enough for the
+    /// longest answer at 256 bytes a round.
     static let maximumResponseRounds = 260
+    /// The longest answer collected: a protected answer to an extended Le of 65536 bytes.
+    static let maximumAnswerLength = 65536 + 256
 
     /// Sends `wire` as it is and returns the chip's whole answer: an answer the chip hands out in
-    /// parts (61xx) is collected with GET RESPONSE, within the length the command asked for. An
-    /// answer longer than that, one that keeps chaining, or one shorter than a status word breaks
-    /// the protocol: the chip, not the link, is at fault.
+    /// parts (61xx) is collected with GET RESPONSE. A chip that keeps announcing more past the
+    /// longest answer any command of this reader can have, or past the rounds that takes, breaks
+    /// the protocol: the chip, not the link, is at fault. (An answer longer than its Le in one
+    /// piece is passed on: some readers chain by themselves; the callers bound what they take.)
     private func exchange(_ wire: CommandAPDU, step: String) throws(ChipError) -> ResponseAPDU {
-        let limit = wire.expectedLength ?? 0
         var response = try transmit(wire.bytes, step: step)
         var rounds = 0
         while response.sw >> 8 == 0x61 {
             rounds += 1
-            guard rounds <= Self.maximumResponseRounds, response.data.count < limit else {
+            guard rounds <= Self.maximumResponseRounds, response.data.count < Self.maximumAnswerLength else {
                 throw ChipError.protocolViolation(
                     step: step,
                     reason:
-                        "the chip kept announcing more of its answer (\(hex(response.sw))) past the \(limit) bytes asked for"
+                        "the chip kept announcing more of its answer (\(hex(response.sw))) after \(response.data.count) bytes in \(rounds) parts"
                 )
             }
             try willSend?()
@@ -58,11 +60,6 @@ final class ChipSession {
             let next = try transmit(
                 ChipCommand.getResponse(expectedLength: available == 0 ? 256 : available).bytes, step: step)
             response = ResponseAPDU(data: response.data + next.data, sw: next.sw)
-        }
-        if wire.expectedLength != nil, response.data.count > limit {
-            throw ChipError.protocolViolation(
-                step: step,
-                reason: "the chip answered \(response.data.count) bytes where at most \(limit) were asked for")
         }
         return response
     }
@@ -76,7 +73,9 @@ final class ChipSession {
         }
         commandCount += 1
         guard let response = ResponseAPDU(bytes: raw) else {
-            throw ChipError.protocolViolation(step: step, reason: "the answer is shorter than a status word")
+            // What a reader passes on when the card leaves in the middle of an answer: a broken link.
+            throw ChipError.transport(
+                step: step, detail: "the answer is shorter than a status word", cardRemoved: false)
         }
         return response
     }
