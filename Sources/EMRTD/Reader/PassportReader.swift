@@ -2,7 +2,9 @@
 /// selects the application, reads EF.COM, DG1, DG2 and EF.SOD under secure messaging, and
 /// parses what it read. When EF.COM lists DG14 or DG15, it reads them too and checks that the chip
 /// is genuine: Chip Authentication right after DG14 (the rest is read under its keys), Active
-/// Authentication at the end.
+/// Authentication at the end. Whenever the chip has to be opened again mid-read, Chip
+/// Authentication is run again (or its verdict withdrawn), so no file counts as read from a chip
+/// that proved itself unless it was read under the keys of that proof.
 ///
 /// Blocking: run it off the main thread. One reader reads one chip once.
 public final class PassportReader {
