@@ -6,6 +6,9 @@
 #   scripts/virtual-passport.sh start DIR [PORT]   start pcscd with the vpcd reader; prints export lines
 #   scripts/virtual-passport.sh card DIR OPTIONS   put a card on the reader (Tests/NFCEndToEnd/virtual_passport.py
 #                                                  options, e.g. --passport P [--remove-after N] [--not-passport])
+#   scripts/virtual-passport.sh vicc DIR --passport P
+#                                                  put vsmartcard's vicc on the reader as an ePass serving P's
+#                                                  files (Tests/NFCEndToEnd/vicc_passport.py; vsmartcard-vpicc)
 #   scripts/virtual-passport.sh remove DIR         take the card off the reader
 #   scripts/virtual-passport.sh stop DIR           stop everything started in DIR
 #
@@ -16,7 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 command=${1:-}
 dir=${2:-}
-[ -n "$command" ] && [ -n "$dir" ] || { sed -n '2,14p' "$0" >&2; exit 2; }
+[ -n "$command" ] && [ -n "$dir" ] || { sed -n '2,17p' "$0" >&2; exit 2; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 driver=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
@@ -91,11 +94,13 @@ CONF
     echo "export NFC_READER='$reader_name'"
     echo "export NFC_PORT='$port'"
     ;;
-card)
+card | vicc)
     shift 2
+    card_program=virtual_passport.py
+    [ "$command" = vicc ] && card_program=vicc_passport.py
     "$0" remove "$dir" >/dev/null 2>&1 || true
     setsid nsenter --net="/proc/$(cat "$dir/pcscd.pid")/ns/net" \
-        /usr/bin/python3 "$root/Tests/NFCEndToEnd/virtual_passport.py" --port "$(port_of)" "$@" \
+        /usr/bin/python3 "$root/Tests/NFCEndToEnd/$card_program" --port "$(port_of)" "$@" \
         >"$dir/card.log" 2>&1 </dev/null &
     echo $! >"$dir/card.pid"
     # Present once pcscd has seen the card (it polls the driver).
@@ -129,7 +134,7 @@ stop)
     fi
     ;;
 *)
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,17p' "$0" >&2
     exit 2
     ;;
 esac

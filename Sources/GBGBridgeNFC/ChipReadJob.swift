@@ -94,7 +94,7 @@ final class ChipReadJob: Sendable {
             if done { return }
             if let overdue {
                 cancel()
-                deliver(.failure(Failure(kind: .chipReadFailed, detail: overdue)))
+                deliver(.failure(Failure(kind: .chipTooSlow, detail: overdue)))
                 return
             }
             watch(request, deliver: deliver)
@@ -254,7 +254,9 @@ final class ChipReadJob: Sendable {
                 kind: byCardAccessNumber ? .cardAccessNumberUnsupported : .chipReadFailed, detail: error.description)
         case .malformed, .crypto:
             return Failure(kind: .chipUnreadable, detail: error.description)
-        case .transport, .unexpectedStatus, .secureMessaging, .invalidKey:
+        case .secureMessaging, .protocolViolation:
+            return Failure(kind: .chipProtocolViolation, detail: error.description)
+        case .transport, .unexpectedStatus, .invalidKey:
             return Failure(kind: .chipReadFailed, detail: error.description)
         }
     }

@@ -10,6 +10,8 @@ extension NFCReadFailure {
         case .cardAccessNumberUnsupported: return "PACE_NOT_SUPPORTED"
         case .chipReadFailed, .chipUnreadable: return "CHIP_READ_FAILED"
         case .notATravelDocument: return "NOT_A_TRAVEL_DOCUMENT"
+        case .chipProtocolViolation: return "CHIP_PROTOCOL_ERROR"
+        case .chipTooSlow: return "CHIP_TIMEOUT"
         }
     }
 
@@ -17,13 +19,16 @@ extension NFCReadFailure {
     public var status: BridgeResponseStatus { self == .readerUnavailable ? .unsupported : .error }
 
     /// Whether the journey may simply ask again (after the person acts).
-    public var recoverable: Bool { self != .readerUnavailable && self != .chipUnreadable }
+    public var recoverable: Bool {
+        self != .readerUnavailable && self != .chipUnreadable && self != .chipProtocolViolation
+    }
 
     /// Whether trying again in the window, on the same request, can help.
     var canRetryInWindow: Bool {
         switch self {
-        case .noDocument, .chipReadFailed, .notATravelDocument: return true
-        case .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported, .readerUnavailable, .chipUnreadable:
+        case .noDocument, .chipReadFailed, .notATravelDocument, .chipTooSlow: return true
+        case .accessDenied, .wrongCardAccessNumber, .cardAccessNumberUnsupported, .readerUnavailable, .chipUnreadable,
+            .chipProtocolViolation:
             return false
         }
     }
@@ -53,6 +58,12 @@ extension NFCReadFailure {
                 "The chip answered, but its data could not be understood, so this document's chip cannot be read here. Continue without the chip."
         case .notATravelDocument:
             return "The card on the reader is not a passport or identity card with a chip."
+        case .chipProtocolViolation:
+            return
+                "The chip did not answer the way a travel document's chip must, so it cannot be read here. Continue without the chip."
+        case .chipTooSlow:
+            return
+                "The chip answered too slowly, so the read was stopped. Lay the document flat on the reader, keep it still, and try again."
         }
     }
 

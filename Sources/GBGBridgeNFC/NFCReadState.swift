@@ -21,6 +21,15 @@ public enum NFCReadFailure: Sendable, Equatable, CaseIterable {
     case chipUnreadable
     /// The card on the reader has no travel-document application (`NOT_A_TRAVEL_DOCUMENT`).
     case notATravelDocument
+    /// The chip broke the rules of the exchange: an answer whose secure messaging does not check
+    /// out, an answer longer than asked for or chained past any bound (`CHIP_PROTOCOL_ERROR`, not
+    /// recoverable: a chip, or something between it and the reader, that does this is not trusted
+    /// to be read again).
+    case chipProtocolViolation
+    /// The chip answered too slowly: one command unanswered within the command deadline, or the
+    /// read not done within the read deadline (`CHIP_TIMEOUT`, recoverable: a document lying
+    /// better on the reader often answers faster).
+    case chipTooSlow
 }
 
 /// What the chip-reading window shows.

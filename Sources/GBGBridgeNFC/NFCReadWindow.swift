@@ -329,7 +329,7 @@ public final class NFCReadWindow {
         case .failed(let failure, _):
             var content = failureContent(failure, suggestion: suggestion)
             switch failure {
-            case .noDocument, .chipReadFailed, .notATravelDocument: content.picture = placement
+            case .noDocument, .chipReadFailed, .notATravelDocument, .chipTooSlow: content.picture = placement
             default: content.picture = nil
             }
             return content
@@ -393,6 +393,18 @@ public final class NFCReadWindow {
                 heading: tr("This is not a passport or identity card"),
                 instruction: tr(
                     "The card on the reader has no passport chip. Take it off, place your passport or identity card on the reader, and choose Try again."
+                ))
+        case .chipProtocolViolation:
+            return Content(
+                heading: tr("This chip cannot be read here"),
+                instruction: tr(
+                    "The chip did not answer the way a passport chip must. Trying again will not help: close this window to go on without the chip."
+                ))
+        case .chipTooSlow:
+            return Content(
+                heading: tr("The chip answered too slowly"),
+                instruction: tr(
+                    "The read was stopped because the chip took too long. Lay the document flat on the reader, keep it still, and choose Try again."
                 ))
         case .readerUnavailable:
             return Content(

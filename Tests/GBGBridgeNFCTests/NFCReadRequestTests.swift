@@ -35,7 +35,9 @@ private let chipErrorFailures: [(ChipError, NFCReadFailure?)] = [
         .transport(step: "READ BINARY DG2 at 0", detail: "SCARD_W_REMOVED_CARD", cardRemoved: true),
         .chipReadFailed
     ),
-    (.secureMessaging(step: "READ BINARY DG2 at 223", reason: "the response MAC is wrong"), .chipReadFailed),
+    (.secureMessaging(step: "READ BINARY DG2 at 223", reason: "the response MAC is wrong"), .chipProtocolViolation),
+    (.protocolViolation(step: "READ BINARY DG2 at 0", reason: "too long"), .chipProtocolViolation),
+    (.unexpectedStatus(step: "READ BINARY DG2 at 223", sw: 0x6988), .chipReadFailed),
     (.malformed(file: "DG2", reason: "bad length"), .chipUnreadable),
     (.crypto("EVP_PKEY_derive"), .chipUnreadable),
     (.accessDenied(sw: 0x6300), .accessDenied),
@@ -115,6 +117,15 @@ struct NFCReadRequestTests {
         #expect(NFCReadFailure.notATravelDocument.code == "NOT_A_TRAVEL_DOCUMENT")
         #expect(NFCReadFailure.wrongCardAccessNumber.code == "ACCESS_DENIED")
         #expect(NFCReadFailure.cardAccessNumberUnsupported.code == "PACE_NOT_SUPPORTED")
+        #expect(NFCReadFailure.chipProtocolViolation.code == "CHIP_PROTOCOL_ERROR")
+        #expect(!NFCReadFailure.chipProtocolViolation.recoverable)
+        #expect(!NFCReadFailure.chipProtocolViolation.canRetryInWindow)
+        #expect(NFCReadFailure.chipTooSlow.code == "CHIP_TIMEOUT")
+        #expect(NFCReadFailure.chipTooSlow.recoverable)
+        #expect(NFCReadFailure.chipTooSlow.canRetryInWindow)
+        for failure in [NFCReadFailure.chipProtocolViolation, .chipTooSlow, .chipUnreadable, .notATravelDocument] {
+            #expect(!failure.message.contains("moved"), "only a moved document is told it moved: \(failure)")
+        }
         let payload = NFCReadFailure.chipReadFailed.payload(detail: "SCardTransmit: SCARD_W_REMOVED_CARD")
         #expect(payload.message == NFCReadFailure.chipReadFailed.message, "the sentence alone, for the person")
         #expect(payload.detail == "SCardTransmit: SCARD_W_REMOVED_CARD", "the technical detail apart")
@@ -125,7 +136,7 @@ struct NFCReadRequestTests {
         arguments: NFCReadFailure.allCases.filter { $0 != .readerUnavailable })
     func failureIsAnErrorWithAMessage(failure: NFCReadFailure) {
         #expect(failure.status == .error)
-        #expect(failure.recoverable == (failure != .chipUnreadable), "\(failure)")
+        #expect(failure.recoverable == (failure != .chipUnreadable && failure != .chipProtocolViolation), "\(failure)")
         #expect(!failure.message.isEmpty)
     }
 

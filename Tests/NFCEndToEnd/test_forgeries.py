@@ -385,8 +385,8 @@ class ForgeryAndHostileChipTests(unittest.TestCase):
 
     # Hostile chips
 
-    def assert_read_failed(self, run, recoverable, within):
-        """Exactly one answer, CHIP_READ_FAILED, `within` seconds of the request; a normal exit; bounded memory."""
+    def assert_read_failed(self, run, recoverable, within, code="CHIP_READ_FAILED"):
+        """Exactly one answer, `code`, `within` seconds of the request; a normal exit; bounded memory."""
         self.assertIsNone(run.killed_because, f"the shell was killed: {run.killed_because}\n{run.stderr}")
         self.assertEqual(run.exit_status, 0, f"exit {run.exit_status}\n{run.stderr}")
         self.assertEqual(len(run.answers), 1, run.answers)
@@ -394,7 +394,7 @@ class ForgeryAndHostileChipTests(unittest.TestCase):
         self.assertNotIn("failure", run.result, run.stderr)
         read = run.result["reads"][0]
         self.assertEqual(read["status"], "error", read)
-        self.assertEqual(read["error"]["code"], "CHIP_READ_FAILED", read)
+        self.assertEqual(read["error"]["code"], code, read)
         self.assertEqual(read["error"]["recoverable"], recoverable, read)
         self.assertTrue(read["error"]["message"])
         self.assertLess(run.answer_delay(), within, read)
@@ -408,19 +408,19 @@ class ForgeryAndHostileChipTests(unittest.TestCase):
     def test_chip_mute_during_access_control(self):
         # APDU 4 is EXTERNAL AUTHENTICATE of BAC.
         run = self.hostile_read("mute-at", "4")
-        self.assert_read_failed(run, recoverable=True, within=APDU_TIMEOUT + 2.5)
+        self.assert_read_failed(run, recoverable=True, within=APDU_TIMEOUT + 2.5, code="CHIP_TIMEOUT")
         self.assertIn("MUTE from APDU 4 (0082", self.card_log())
 
     def test_chip_mute_mid_file(self):
         # Past BAC and the small files: a READ BINARY of DG2.
         run = self.hostile_read("mute-at", "14")
-        self.assert_read_failed(run, recoverable=True, within=APDU_TIMEOUT + 2.5)
+        self.assert_read_failed(run, recoverable=True, within=APDU_TIMEOUT + 2.5, code="CHIP_TIMEOUT")
         self.assertIn("MUTE from APDU 14 (0cb0", self.card_log())
 
     def test_slow_chip_meets_the_overall_deadline(self):
         # Every answer in time for the per-APDU deadline, the whole read not in time for --nfc-timeout.
         run = self.hostile_read("slow", "1.5", nfc_timeout=4)
-        self.assert_read_failed(run, recoverable=True, within=4 + APDU_TIMEOUT + 2)
+        self.assert_read_failed(run, recoverable=True, within=4 + APDU_TIMEOUT + 2, code="CHIP_TIMEOUT")
 
     def test_dripping_chip(self):
         run = self.hostile_read("drip")

@@ -3,6 +3,7 @@ and the files made by make_passport.py, served to pcscd through the vpcd reader 
 
     virtual_passport.py --passport DIR --port PORT [--pace | --pace-only | --pace-cam] [--not-passport]
                         [--remove-after N | --slip-after N] [--hostile KIND [ARGUMENT]] [--strict-reads]
+                        [--no-status-object]
 
 The card connects to the vpcd driver on 127.0.0.1:PORT, as a card is placed on a reader; closing
 the connection takes it off. scripts/virtual-passport.sh runs the driver's pcscd and this card in
@@ -33,6 +34,8 @@ Active Authentication: INTERNAL AUTHENTICATE (88) of an 8-byte challenge, signed
 for bytes past the end of its file; the answer is as always: the bytes that remain with 6282, or
 6B00 when none do. --hostile KIND [ARGUMENT] makes a chip that misbehaves (see HOSTILE): it stops
 answering, answers slowly or a byte at a time, or serves malformed files; it says so on stderr.
+--no-status-object leaves DO99 out of protected answers: the status word travels in the trailer
+only, as vsmartcard's vicc and some chips send it.
 """
 
 import argparse
@@ -87,6 +90,13 @@ HOSTILE = {
     "no-sod": "SELECT of EF.SOD answers 6A82",
     "hide-dg15": "a copy hiding its Active Authentication key: EF.COM leaves DG15 out and SELECT of DG15 answers "
                  "6A82, though EF.SOD still signs its hash",
+    "chain-forever": "READ BINARY of DG2 answers 61FF (more to come), and GET RESPONSE 255 bytes and 61FF again, "
+                     "for ever",
+    "reopen-after-ca": "after Chip Authentication (or PACE-CAM), refuses the first extended READ BINARY with a plain "
+                       "6700, which ends secure messaging; Chip Authentication works again afterwards",
+    "reopen-refuse-ca": "as reopen-after-ca, but refuses Chip Authentication and PACE-CAM (6A80) once the session was "
+                        "opened again",
+    "withhold-dg11": "SELECT of DG11 answers 6A82, though EF.COM lists it and EF.SOD signs it",
 }
 
 
@@ -157,6 +167,8 @@ def hostile_files(kind, files):
         files[0x0102] = files[0x0102][:len(files[0x0102]) // 2]
     elif kind == "no-sod":
         del files[0x011D]
+    elif kind == "withhold-dg11":
+        files.pop(0x010B, None)
     elif kind == "hide-dg15":
         files.pop(0x010F, None)
         files[0x011E] = without_listed_tag(files[0x011E], 0x6F)
@@ -311,7 +323,8 @@ def tlv(tag, value):
 
 
 class Chip:
-    def __init__(self, folder, not_passport, pace=False, bac=True, pace_cam=False, hostile=None, strict_reads=False):
+    def __init__(self, folder, not_passport, pace=False, bac=True, pace_cam=False, hostile=None, strict_reads=False,
+                 status_object=True):
         holder = json.loads((folder / "passport.json").read_text())
         number = holder["documentNumber"]
         seed_input = (number + check_digit(number) + holder["dateOfBirth"] + check_digit(holder["dateOfBirth"])
@@ -339,6 +352,11 @@ class Chip:
         if hostile:
             self.files = hostile_files(hostile, self.files)
         self.drip = hostile == "drip"
+        self.hostile = hostile
+        # Without DO99 the status word travels in the trailer only, as some chips and emulators send it.
+        self.status_object = status_object
+        self.chip_authentications = 0
+        self.refused_extended_read = False
         self.strict_reads = strict_reads
         self.not_passport = not_passport
         self.pace, self.bac = pace, bac
@@ -362,6 +380,8 @@ class Chip:
         data, le = parse_body(body)
         if cla == 0x0C:
             return self.protected(cla, ins, p1, p2, data)
+        if ins == 0xC0 and self.hostile == "chain-forever":
+            return os.urandom(255) + sw(0x61FF)
         if ins == 0x86 and cla in (0x00, 0x10) and self.pace:
             return self.general_authenticate(cla, data)
         if cla != 0x00:
@@ -422,6 +442,9 @@ class Chip:
             return sw(0x6A80)
         if 0x84 in objects and objects[0x84] != b"\x0c":
             return sw(0x6A80)
+        if self.hostile == "reopen-refuse-ca" and self.refused_extended_read and objects[0x80] == PACE_CAM_OID:
+            log("REFUSED CHIP AUTHENTICATION MAPPING after the re-opening")
+            return sw(0x6A80)
         self.session = None
         self.application = False
         self.pace_state = {"password": self.pace_passwords[objects[0x83][0]], "step": 1, "oid": objects[0x80]}
@@ -464,6 +487,8 @@ class Chip:
                 answer = tlv(0x86, token(state["k_mac"], state["terminal"], state["oid"]))
                 if state["oid"] == PACE_CAM_OID:
                     answer += tlv(0x8A, self.chip_authentication_data(state))
+                    self.chip_authentications += 1
+                    log(f"PACE-CAM {self.chip_authentications}")
         except (KeyError, ValueError):
             return sw(0x6A80)
         state["step"] = step + 1
@@ -512,6 +537,14 @@ class Chip:
         if given_mac is None or session.mac(session.counter() + header + mac_input) != given_mac:
             self.session = None
             return sw(0x6988)
+        if (self.hostile in ("reopen-after-ca", "reopen-refuse-ca") and self.chip_authentications
+                and not self.refused_extended_read and ins in (0xB0, 0xB1) and (expected or 0) > 256):
+            log("REFUSED EXTENDED READ after Chip Authentication")
+            self.refused_extended_read = True
+            self.session = None
+            return sw(0x6700)
+        if self.hostile == "chain-forever" and ins == 0xB0 and self.selected == 0x0102:
+            return sw(0x61FF)
         plain = unpad(session.crypt(encrypted, encrypt=False)) if encrypted is not None else b""
         if ins == 0xA4 and p1 == 0x04:
             # Selecting the application under PACE's secure messaging keeps the session.
@@ -531,12 +564,15 @@ class Chip:
         if data_out:
             cryptogram = session.crypt(session.pad(data_out), encrypt=True)
             response += tlv(0x85, cryptogram) if odd else tlv(0x87, b"\x01" + cryptogram)
-        response += tlv(0x99, sw(status))
+        if self.status_object:
+            response += tlv(0x99, sw(status))
         response += tlv(0x8E, session.mac(session.counter() + response))
         if self.next_session is not None:
             # Chip Authentication answers under the old keys; the new ones take over from the next command.
             self.session, self.next_session = self.next_session, None
-        return response + sw(0x9000)
+            self.chip_authentications += 1
+            log(f"CHIP AUTHENTICATION {self.chip_authentications}")
+        return response + sw(0x9000 if self.status_object else status)
 
     def dispatch(self, ins, p1, p2, data, expected):
         if ins == 0xA4 and p1 == 0x02:
@@ -595,6 +631,9 @@ class Chip:
 
     def set_chip_authentication(self, p2, data):
         """MSE:Set AT (A4) choosing Chip Authentication in AES, or MSE:Set KAT (A6) doing it in 3DES."""
+        if self.hostile == "reopen-refuse-ca" and self.refused_extended_read:
+            log("REFUSED CHIP AUTHENTICATION after the re-opening")
+            return b"", 0x6A80
         try:
             objects = dict(parse_tlvs(data))
             if p2 == 0xA4 and self.chip_auth == "aes" and objects.get(0x80) == CHIP_AUTH_OIDS["aes"]:
@@ -734,6 +773,8 @@ def main():
                         help="a misbehaving chip: " + "; ".join(f"{kind}: {text}" for kind, text in HOSTILE.items()))
     parser.add_argument("--strict-reads", action="store_true",
                         help="log every READ BINARY that asks for bytes past its file's end")
+    parser.add_argument("--no-status-object", action="store_true",
+                        help="protected answers carry no DO99: the status word travels in the trailer only")
     options = parser.parse_args()
     hostile, argument = (options.hostile + [None])[:2] if options.hostile else (None, None)
     if hostile is not None and (hostile not in HOSTILE or len(options.hostile) > 2):
@@ -744,7 +785,7 @@ def main():
         log(f"HOSTILE {' '.join(options.hostile)}")
     chip = Chip(options.passport, options.not_passport, pace=options.pace or options.pace_only or options.pace_cam,
                 bac=not options.pace_only, pace_cam=options.pace_cam, hostile=hostile,
-                strict_reads=options.strict_reads)
+                strict_reads=options.strict_reads, status_object=not options.no_status_object)
     serve(chip, options.port, options.remove_after, options.slip_after,
           mute_at=int(argument) if hostile == "mute-at" else None,
           delay=float(argument or 1.5) if hostile == "slow" else 0)

@@ -31,7 +31,8 @@ XVFB_PACKAGES=(xvfb xauth openbox)
 # The virtual passport: a private pcscd with the vpcd driver, and the chip's Python modules
 # (python3-cryptography makes the forged passports' certificates).
 VIRTUAL_PASSPORT_PACKAGES=(
-    pcscd vsmartcard-vpcd python3-pyscard python3-pycryptodome python3-pil python3-cryptography iproute2 openssl
+    pcscd vsmartcard-vpcd vsmartcard-vpicc python3-pyscard python3-pycryptodome python3-pil python3-cryptography iproute2
+    openssl
 )
 
 # ensure_packages WHO PACKAGE...: installs those of PACKAGE... that are missing (apt-get, through

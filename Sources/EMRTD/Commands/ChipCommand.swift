@@ -35,6 +35,11 @@ enum ChipCommand {
     /// The most DO53's tag and length add to an answer of up to 64 KiB.
     static let offsetDataObjectOverhead = 4
 
+    /// GET RESPONSE (00 C0 00 00 Le): the next part of an answer the chip announced with 61xx.
+    static func getResponse(expectedLength: Int) -> CommandAPDU {
+        CommandAPDU(cla: 0x00, ins: 0xC0, p1: 0, p2: 0, expectedLength: expectedLength)
+    }
+
     /// GET CHALLENGE of 8 bytes (00 84 00 00 08), the first step of BAC.
     static func getChallenge() -> CommandAPDU {
         CommandAPDU(cla: 0x00, ins: 0x84, p1: 0, p2: 0, expectedLength: 8)

@@ -11,6 +11,9 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
     case unexpectedStatus(step: String, sw: UInt16)
     /// The chip's secure-messaging answer to `step` failed its MAC or was malformed.
     case secureMessaging(step: String, reason: String)
+    /// The chip broke the rules of the exchange at `step`: it answered more than was asked for, kept
+    /// chaining its answer past any bound, or refused a file its EF.SOD signs.
+    case protocolViolation(step: String, reason: String)
     /// The link to the card failed at `step` (card removed, reader gone); `detail` is the transport's error.
     case transport(step: String, detail: String, cardRemoved: Bool)
     /// A file's content could not be parsed.
@@ -31,6 +34,7 @@ public enum ChipError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The chip refused the access key (\(hex(sw)))"
         case .unexpectedStatus(let step, let sw): return "The chip answered \(hex(sw)) to \(step)"
         case .secureMessaging(let step, let reason): return "Secure messaging failed in \(step): \(reason)"
+        case .protocolViolation(let step, let reason): return "The chip broke the protocol in \(step): \(reason)"
         case .transport(let step, let detail, _): return "The link to the card failed during \(step): \(detail)"
         case .malformed(let file, let reason): return "\(file) is malformed: \(reason)"
         case .invalidKey(let reason): return "Invalid MRZ key: \(reason)"

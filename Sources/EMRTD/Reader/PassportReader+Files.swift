@@ -18,13 +18,14 @@ extension PassportReader {
     static let maximumFileLength = 1 << 20
 
     /// Reads a file a chip need not have (DG11, DG12, DG14, DG15): `nil` when the chip refuses them (the session is
-    /// opened again if the refusal ended secure messaging).
+    /// opened again if the refusal ended secure messaging). The refusal is a status word no MAC need
+    /// cover, so it proves nothing: the caller never counts it in the chip's favour.
     func readOptionalFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8]? {
         do {
             return try readFile(file, index: index, count: count)
         } catch {
             guard case .unexpectedStatus = error else { throw error }
-            if session.secureMessaging == nil { try openChip() }
+            if session.secureMessaging == nil { try reopen() }
             return nil
         }
     }
@@ -47,18 +48,26 @@ extension PassportReader {
         sw == 0x6A82 || sw == 0x6A88 || sw == 0x6986 || sw == 0x6982
     }
 
+    /// Reads `file` after selecting it. EF.CardSecurity is read while the chip is being opened, so
+    /// it is read in short APDUs: an extended read refused there would need the chip opened again
+    /// from within its own opening (and, once the application is selected, the same file
+    /// identifier names EF.SOD).
     func readFile(_ file: LDSFile, index: Int, count: Int) throws(ChipError) -> [UInt8] {
         try reselect(file)
         onProgress?(.reading(file: file, index: index, count: count, bytesRead: 0, totalBytes: 0))
+        let duringOpening = file == .cardSecurity
         return try readContents(
-            of: file.rawValue, chunkSize: nil, maximumLength: Self.maximumFileLength,
+            of: file.rawValue, chunkSize: duringOpening ? Self.shortReadSize : nil,
+            maximumLength: Self.maximumFileLength,
             progress: { [onProgress] read, total in
                 onProgress?(.reading(file: file, index: index, count: count, bytesRead: read, totalBytes: total))
             },
-            reopen: { () throws(ChipError) in
-                try self.openChip()
-                try self.reselect(file)
-            })
+            reopen: duringOpening
+                ? nil
+                : { () throws(ChipError) in
+                    try self.reopen()
+                    try self.reselect(file)
+                })
     }
 
     /// Reads the selected file the way robust readers do: its header first, then exactly the length
@@ -76,7 +85,9 @@ extension PassportReader {
             throw ChipError.malformed(file: name, reason: "\(total) bytes is longer than any travel document's file")
         }
         guard data.count <= Self.headerReadSize else {
-            throw ChipError.malformed(file: name, reason: "the chip answered more than it was asked for")
+            throw ChipError.protocolViolation(
+                step: "READ BINARY \(name) at 0",
+                reason: "the chip answered \(data.count) bytes where \(Self.headerReadSize) were asked for")
         }
         while data.count < total {
             progress?(data.count, total)
@@ -103,7 +114,9 @@ extension PassportReader {
             }
             // Past the 15-bit offset, Le counts DO53's tag and length too, so the chip may fill a few bytes more.
             guard chunk.count <= wanted + wrapping else {
-                throw ChipError.malformed(file: name, reason: "the chip answered more than it was asked for")
+                throw ChipError.protocolViolation(
+                    step: "READ BINARY \(name) at \(data.count)",
+                    reason: "the chip answered \(chunk.count) bytes where \(wanted) were asked for")
             }
             guard chunk.count >= min(wanted, Self.minimumReadProgress) else {
                 throw ChipError.malformed(
@@ -133,7 +146,9 @@ extension PassportReader {
         guard answer.isSuccess || (answer.sw == 0x6282 && mayEndEarly) else {
             switch answer.sw {
             case 0x6988, 0x6987:
-                throw ChipError.secureMessaging(step: step, reason: "the chip rejected the command's protection")
+                // The chip no longer knows the session keys: typically it lost power for a moment
+                // (the document moved), so this is a status, not a broken answer.
+                throw ChipError.unexpectedStatus(step: step, sw: answer.sw)
             case 0x6282, 0x6B00:
                 throw ChipError.malformed(file: name, reason: "the file ends at \(offset), before its header says")
             default:

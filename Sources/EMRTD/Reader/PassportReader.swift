@@ -2,7 +2,9 @@
 /// selects the application, reads EF.COM, DG1, DG2 and EF.SOD under secure messaging, and
 /// parses what it read. When EF.COM lists DG14 or DG15, it reads them too and checks that the chip
 /// is genuine: Chip Authentication right after DG14 (the rest is read under its keys), Active
-/// Authentication at the end.
+/// Authentication at the end. Whenever the chip has to be opened again mid-read, Chip
+/// Authentication is run again (or its verdict withdrawn), so no file counts as read from a chip
+/// that proved itself unless it was read under the keys of that proof.
 ///
 /// Blocking: run it off the main thread. One reader reads one chip once.
 public final class PassportReader {
@@ -39,6 +41,14 @@ public final class PassportReader {
     private var cardSecurity: [UInt8]?
     /// PACE-CAM's verdict, once EF.CardSecurity has been tried (and so never tried again).
     private var mappingVerdict: ChipAuthenticity?
+    /// PACE-CAM's verdict on the latest opening of the chip, when it was opened again after the
+    /// verdict was first reached (`nil`: that opening brought no proof).
+    private var renewedMappingVerdict: ChipAuthenticity?
+    /// Chip Authentication's verdict so far.
+    private var chipAuthentication = ChipAuthenticity(status: .notChecked)
+    /// The DG14 key the chip proved it holds, while the session runs under the keys that proof
+    /// gave: a re-opening asks for the proof again.
+    private var provenChipAuthenticationKey: SecurityOptions.ChipAuthenticationKey?
     /// `BAC` or `PACE`, once the chip is open.
     private var accessControlUsed = "BAC"
     /// Called on the reading thread as the read goes on.
@@ -107,14 +117,16 @@ public final class PassportReader {
         var contents: [LDSFile: [UInt8]] = [:]
         var plan = files
         let unchecked = ChipAuthenticity(status: .notChecked, reason: "EF.COM was not read")
-        var chipAuthentication = checksAuthenticity ? unchecked : ChipAuthenticity(status: .notChecked)
+        chipAuthentication = checksAuthenticity ? unchecked : ChipAuthenticity(status: .notChecked)
         var activeAuthentication = chipAuthentication
+        var withheld: [LDSFile] = []
         var securityOptions: SecurityOptions?
         var index = 0
         while index < plan.count {
             let file = plan[index]
             if file.isOptional {
                 contents[file] = try readOptionalFile(file, index: index, count: plan.count)
+                if contents[file] == nil { withheld.append(file) }
             } else {
                 contents[file] = try readMandatoryFile(file, index: index, count: plan.count)
             }
@@ -146,6 +158,7 @@ public final class PassportReader {
                 contents[.dg15], digest: securityOptions?.activeAuthenticationDigest)
             lap("ActiveAuthentication")
         }
+        try Self.checkNothingSignedWasWithheld(withheld, securityObject: contents[.securityObject])
         if let cardSecurity { contents[.cardSecurity] = cardSecurity }
         return ChipContents(
             files: contents, accessControl: accessControlUsed, commandCount: session.commandCount, timings: timings,
@@ -171,6 +184,45 @@ public final class PassportReader {
             plan.insert(.dg15, at: plan.firstIndex(of: .securityObject) ?? plan.count)
         }
         return plan
+    }
+
+    /// Ends the read when the chip refused a data group (other than DG14 and DG15, whose absence the
+    /// verdicts weigh) that its EF.SOD signs: the genuine chip gives every data group it signs to
+    /// the holder of the access key, and the refusal is a status word nothing authenticates.
+    static func checkNothingSignedWasWithheld(_ withheld: [LDSFile], securityObject: [UInt8]?) throws(ChipError) {
+        let judgedByVerdicts: Set<LDSFile> = [.dg14, .dg15]
+        guard let securityObject, let signed = try? SecurityObject(file: securityObject).dataGroupHashes.keys
+        else { return }
+        for file in withheld where !judgedByVerdicts.contains(file) {
+            guard let number = file.dataGroupNumber, signed.contains(number) else { continue }
+            throw ChipError.protocolViolation(
+                step: "SELECT \(file.rawValue)",
+                reason: "the chip refused \(file.rawValue), which its EF.SOD signs")
+        }
+    }
+
+    /// Opens the chip again after a refusal ended the session (an extended read refused, an optional
+    /// file refused). The keys of the new session prove nothing the earlier proof did: Chip
+    /// Authentication is run again under them, and a PACE-CAM verdict stands only when the new
+    /// opening proved the key again; otherwise the verdict is withdrawn, so that no file read from
+    /// here on counts as read from the chip that proved itself.
+    func reopen() throws(ChipError) {
+        try openChip()
+        if let mapping = mappingVerdict, mapping.status == .valid {
+            let renewed =
+                renewedMappingVerdict
+                ?? ChipAuthenticity(
+                    status: .notChecked, algorithm: mapping.algorithm,
+                    reason:
+                        "the chip was opened again without chip authentication mapping, so the files read afterwards are not covered by its proof"
+                )
+            if chipAuthentication == mapping { chipAuthentication = renewed }
+            mappingVerdict = renewed
+        }
+        if let key = provenChipAuthenticationKey {
+            provenChipAuthenticationKey = nil
+            chipAuthentication = try authenticateChip(.supported(key))
+        }
     }
 
     /// DG14 parsed, or the verdict when it cannot be.
@@ -208,6 +260,7 @@ public final class PassportReader {
             try ChipAuthentication.run(agreement, on: session)
             // The chip's first answer under the new keys is the proof.
             try reselect(.dg14)
+            provenChipAuthenticationKey = key
             return ChipAuthenticity(status: .valid, algorithm: key.algorithm)
         } catch {
             switch error {
@@ -290,12 +343,19 @@ public final class PassportReader {
     /// or the link, the first PACE failure is reported.
     func openChip() throws(ChipError) {
         session.secureMessaging = nil
+        renewedMappingVerdict = nil
         var paceFailure: ChipError?
         for (position, option) in paceOptions.enumerated() {
             do {
                 let proof = try PACE.authenticate(session, key: key, info: option)
                 accessControlUsed = "PACE"
-                if let proof, mappingVerdict == nil { try checkChipAuthenticationMapping(proof, option: option) }
+                if let proof {
+                    if mappingVerdict == nil {
+                        try checkChipAuthenticationMapping(proof, option: option)
+                    } else {
+                        renewedMappingVerdict = ChipAuthenticationMapping.verify(proof, cardSecurity: cardSecurity)
+                    }
+                }
                 try selectApplication()
                 // A reopening (after an extended read or Chip Authentication failed) starts with what worked.
                 paceOptions = Array(paceOptions[position...])
@@ -329,7 +389,8 @@ public final class PassportReader {
     /// cancel, or a card without the passport application.
     private static func mayTryBasicAccessControl(after error: ChipError) -> Bool {
         switch error {
-        case .accessControlUnavailable, .unexpectedStatus, .secureMessaging, .malformed, .crypto: return true
+        case .accessControlUnavailable, .unexpectedStatus, .secureMessaging, .protocolViolation, .malformed, .crypto:
+            return true
         case .accessDenied, .transport, .cancelled, .notATravelDocument, .invalidKey: return false
         }
     }

@@ -80,7 +80,13 @@ struct SecureMessaging {
             expectedLength: extended ? 65536 : 256, forceExtended: extended)
     }
 
-    /// Checks the MAC of a protected response and returns the plain response (decrypted data, SW from DO99).
+    /// Checks the MAC of a protected response and returns the plain response: the decrypted data,
+    /// and the status word from DO99, or from the response's trailer when the chip sends no DO99.
+    ///
+    /// ICAO Doc 9303-11 (9.8.6) asks for DO99, but chips and emulators that leave it out exist, and
+    /// the reference readers take the trailer instead, as this does. That status word is then
+    /// covered by no MAC: the reader never lets a status word alone make a verdict better (a refusal
+    /// is treated as what it claims at worst, never as proof of anything).
     mutating func unprotect(_ response: ResponseAPDU, step: String) throws(ChipError) -> ResponseAPDU {
         sendSequenceCounter &+= 1
         guard !response.data.isEmpty else {
@@ -140,11 +146,9 @@ struct SecureMessaging {
         guard ChipCrypto.constantTimeEqual(try mac(counterBytes + macInput), givenMAC) else {
             throw ChipError.secureMessaging(step: step, reason: "the response MAC is wrong")
         }
-        // ICAO Doc 9303-11 (9.8.6) makes the protected status word mandatory: without it the plain
-        // status word, which no MAC covers, could be changed on the way.
-        guard let status else {
-            throw ChipError.secureMessaging(step: step, reason: "the response has no protected status word (DO99)")
-        }
+        // Without DO99 the trailer speaks; a MAC-checked answer that says success carries its proof
+        // in DO8E (the MAC over the counter and whatever data came).
+        let statusWord = status ?? response.sw
         var data: [UInt8] = []
         if let encrypted {
             guard encrypted.count % cipher.blockSize == 0,
@@ -152,7 +156,7 @@ struct SecureMessaging {
             else { throw ChipError.secureMessaging(step: step, reason: "the response data is not padded correctly") }
             data = plain
         }
-        return ResponseAPDU(data: data, sw: status)
+        return ResponseAPDU(data: data, sw: statusWord)
     }
 
     /// The 8-byte MAC of `input` under the session's MAC key. AES sessions pad the input to whole
