@@ -19,7 +19,8 @@ extension OCREngine {
         else { throw .modelNotFound(path: modelPath) }
         guard info.st_size <= maximumModelBytes else {
             let limit = "\(maximumModelBytes / (1024 * 1024)) MiB"
-            throw .modelInvalid(path: modelPath, reason: "it is \(info.st_size) bytes, more than the \(limit) a model may have")
+            throw .modelInvalid(
+                path: modelPath, reason: "it is \(info.st_size) bytes, more than the \(limit) a model may have")
         }
         let descriptor = open(modelPath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .modelNotFound(path: modelPath) }

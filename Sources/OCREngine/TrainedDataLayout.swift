@@ -10,7 +10,8 @@
 public struct TrainedDataLayout: Sendable, Equatable {
     /// The components Tesseract 4 and 5 know, by their place in the table.
     public enum Component: Int, CaseIterable, Sendable {
-        case config = 0, unicharset, ambiguities, shapeTemplates, featureLengths, normalisationPrototypes
+        case config = 0
+        case unicharset, ambiguities, shapeTemplates, featureLengths, normalisationPrototypes
         case punctuationDawg, systemDawg, numberDawg, frequentWordDawg, fixedLengthDawgs
         case cubeUnicharset, cubeSystemDawg, shapeTable, bigramDawg, unambiguousDawg, parametersModel
         case lstm, lstmPunctuationDawg, lstmSystemDawg, lstmNumberDawg, lstmUnicharset, lstmRecoder

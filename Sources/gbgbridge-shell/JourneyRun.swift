@@ -130,7 +130,9 @@ final class JourneyRun: BridgeHostDelegate {
             if window.transport.originPolicy.allows(urlString: uri) {
                 // Only a new window (window.open, target=_blank) is refused on an allowed origin.
                 ShellOutput.warning(
-                    tr("refused to open {url} in a new window: the journey has only its own window", ["url": ShownText.value(uri)]))
+                    tr(
+                        "refused to open {url} in a new window: the journey has only its own window",
+                        ["url": ShownText.value(uri)]))
             } else if uri == "about:blank" {
                 ShellOutput.warning(
                     tr("refused to replace the journey with an empty page (about:blank): the journey stays"))
@@ -141,7 +143,9 @@ final class JourneyRun: BridgeHostDelegate {
                         ["url": ShownText.value(uri)]))
             } else {
                 ShellOutput.warning(
-                    tr("refused to navigate to {url}: its origin is not allowed (see --allow-origin)", ["url": ShownText.value(uri)]))
+                    tr(
+                        "refused to navigate to {url}: its origin is not allowed (see --allow-origin)",
+                        ["url": ShownText.value(uri)]))
             }
         }
         window.onPageDialogRefused = { kind in ShellOutput.warning(Self.refusal(of: kind)) }
@@ -169,7 +173,8 @@ final class JourneyRun: BridgeHostDelegate {
             do {
                 try BridgeCertificateTrust.trustCertificate(atPath: trusted.path, forHost: trusted.host, in: context)
             } catch {
-                ShellOutput.warning(tr("--trust-certificate: {reason}", ["reason": ShownText.message(error.description)]))
+                ShellOutput.warning(
+                    tr("--trust-certificate: {reason}", ["reason": ShownText.message(error.description)]))
             }
         }
         return context
@@ -357,7 +362,8 @@ final class JourneyRun: BridgeHostDelegate {
             }
         }
         if let failure {
-            ShellOutput.warning(tr("no screenshot written to {path}: {reason}", ["path": ShownText.value(path), "reason": failure]))
+            ShellOutput.warning(
+                tr("no screenshot written to {path}: {reason}", ["path": ShownText.value(path), "reason": failure]))
         }
     }
 

@@ -166,7 +166,8 @@ struct ShellSettings {
         exitOn = command.exitOn
         timeout = try command.timeout.map { (text) throws(ShellExit) in
             try OptionValues.seconds(
-                text, option: "--timeout", minimum: .aboveZero, maximum: Self.longestTimeout, maximumInWords: tr("a week"))
+                text, option: "--timeout", minimum: .aboveZero, maximum: Self.longestTimeout,
+                maximumInWords: tr("a week"))
         }
         screenshotPath = command.screenshot
         headless = command.headless
@@ -191,7 +192,8 @@ struct ShellSettings {
         nfcTimeout = .milliseconds(Int64(((nfcSeconds ?? 60) * 1000).rounded()))
         let apduSeconds = try command.nfc.apduTimeout.map { (text) throws(ShellExit) in
             try OptionValues.seconds(
-                text, option: "--nfc-apdu-timeout", minimum: .aboveZero, maximum: 600, maximumInWords: tr("ten minutes"))
+                text, option: "--nfc-apdu-timeout", minimum: .aboveZero, maximum: 600, maximumInWords: tr("ten minutes")
+            )
         }
         if let apduSeconds, let nfcSeconds, apduSeconds > nfcSeconds {
             throw .usage(
@@ -296,7 +298,9 @@ struct ShellSettings {
             return try Data(contentsOf: URL(fileURLWithPath: absolutePath(path)))
         } catch {
             throw .usage(
-                tr("{option}: cannot read {path}: {reason}", ["option": option, "path": ShownText.value(path), "reason": ShownText.message("\(error)")]))
+                tr(
+                    "{option}: cannot read {path}: {reason}",
+                    ["option": option, "path": ShownText.value(path), "reason": ShownText.message("\(error)")]))
         }
     }
 

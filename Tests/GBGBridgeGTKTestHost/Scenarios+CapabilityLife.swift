@@ -18,7 +18,8 @@ extension Scenarios {
 
         journey.run("location.href = '/second'")
         _ = await journey.inbox.next("test.pageReady")
-        harness.check(recorder.pageResets >= 1, "a navigation to another page is a page reset", "\(recorder.pageResets)")
+        harness.check(
+            recorder.pageResets >= 1, "a navigation to another page is a page reset", "\(recorder.pageResets)")
 
         let beforeReload = recorder.pageResets
         webkit_web_view_reload(journey.webView)

@@ -59,7 +59,9 @@ extension NFCReadWindowTests {
         let window = try #require(capability.readWindow, "no chip-reading window opened")
         await pumpMainLoop(.milliseconds(2500))
         #expect(!window.isClosed)
-        #expect(mappedToplevels().contains(window.gtkWindow), "the chip-reading window is on screen")
+        // Compared as an address only once the window is gone.
+        let toplevel = window.gtkWindow
+        #expect(mappedToplevels().contains(toplevel), "the chip-reading window is on screen")
 
         // What the journey window does: the host settles the page's requests, then each capability hears it.
         host.resetForNewPage(reason: "test: \(event)")
@@ -67,7 +69,7 @@ extension NFCReadWindowTests {
         await pumpMainLoop(.milliseconds(300))
         #expect(window.isClosed, "the chip-reading window survived the \(event)")
         #expect(capability.readWindow == nil)
-        #expect(!mappedToplevels().contains(window.gtkWindow))
+        #expect(!mappedToplevels().contains(toplevel))
 
         // The next page's read is served at once, in a window of its own (not BUSY).
         host.receive(text: TestMessages.request("nfc.read", correlationId: "read-2", data: key))

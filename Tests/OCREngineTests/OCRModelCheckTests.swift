@@ -97,7 +97,14 @@ struct OCRModelCheckTests {
             ("cut before the last component", Array(model(legacy).prefix(196 + unicharset.count + 20))),
             ("no components", model([:])),
             ("no shape templates (LSTM only)", model([1: unicharset, 17: [1, 2, 3], 23: [0x35]])),
-            ("an offset past the end", { var file = model(legacy); file[4 + 8 * 23 + 2] = 0x7F; return file }()),
+            (
+                "an offset past the end",
+                {
+                    var file = model(legacy)
+                    file[4 + 8 * 23 + 2] = 0x7F
+                    return file
+                }()
+            ),
             (
                 "offsets going backwards",
                 {
@@ -106,8 +113,22 @@ struct OCRModelCheckTests {
                     return file
                 }()
             ),
-            ("a gap after the table", { var file = model(legacy); file[4 + 8] = 0xC8; return file }()),
-            ("an offset other than -1 below 0", { var file = model(legacy); file[4 + 8 * 2] = 0xFE; return file }()),
+            (
+                "a gap after the table",
+                {
+                    var file = model(legacy)
+                    file[4 + 8] = 0xC8
+                    return file
+                }()
+            ),
+            (
+                "an offset other than -1 below 0",
+                {
+                    var file = model(legacy)
+                    file[4 + 8 * 2] = 0xFE
+                    return file
+                }()
+            ),
         ] as [(String, [UInt8])])
     func brokenTables(name: String, file: [UInt8]) {
         #expect(throws: TrainedDataLayout.Problem.self, "\(name)") {
@@ -137,7 +158,10 @@ struct OCRModelCheckTests {
         let folder = try scratch()
         let path = folder + "/corrupt.traineddata"
         try write([0x10, 0, 0, 0] + Self.noise(count: 1 << 20), to: path)
-        defer { unlink(path); rmdir(folder) }
+        defer {
+            unlink(path)
+            rmdir(folder)
+        }
         #expect(throws: OCREngineError.self) { try OCREngine(modelPath: path) }
         do {
             try OCREngine.checkModelLoads(modelPath: path)
@@ -159,7 +183,10 @@ struct OCRModelCheckTests {
         #expect(descriptor >= 0)
         #expect(ftruncate(descriptor, 1 << 30) == 0)
         close(descriptor)
-        defer { unlink(path); rmdir(folder) }
+        defer {
+            unlink(path)
+            rmdir(folder)
+        }
         #expect(
             throws: OCREngineError.modelInvalid(
                 path: path, reason: "it is 1073741824 bytes, more than the 128 MiB a model may have")
@@ -197,7 +224,10 @@ struct OCRModelCheckTests {
         let folder = try scratch()
         let path = folder + "/garbage.traineddata"
         try write(file, to: path)
-        defer { unlink(path); rmdir(folder) }
+        defer {
+            unlink(path)
+            rmdir(folder)
+        }
         try OCREngine.checkModelFile(path)
         #expect(throws: OCREngineError.self) { try OCREngine.checkModelLoads(modelPath: path) }
     }

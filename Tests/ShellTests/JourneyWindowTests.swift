@@ -233,7 +233,10 @@ struct JourneyWindowTests {
             (["--idle-reset", "60"], "--idle-reset needs --kiosk"),
             (["--kiosk", "--kiosk-exit-key", "q"], "not a usable GTK accelerator"),
             (["--kiosk", "--kiosk-exit-key", "<Control>nosuchkey"], "not a usable GTK accelerator"),
-            (["--kiosk", "--idle-reset", "1"], "--idle-reset must be a number of seconds from 5 to 86400 (a day), not 1"),
+            (
+                ["--kiosk", "--idle-reset", "1"],
+                "--idle-reset must be a number of seconds from 5 to 86400 (a day), not 1"
+            ),
             (["--kiosk", "--idle-warning", "10"], "--idle-warning needs --idle-reset"),
             (
                 ["--kiosk", "--idle-reset", "60", "--idle-warning=-1"],

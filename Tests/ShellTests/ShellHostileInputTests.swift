@@ -125,8 +125,14 @@ struct ShellHostileInputTests {
             (["--nfc-timeout", "0x1p3"], "--nfc-timeout must be a number of seconds above 0"),
             (["--nfc-apdu-timeout", "-1"], "--nfc-apdu-timeout must be a number of seconds above 0"),
             (["--auto-capture", "1_000"], "--auto-capture must be a number of seconds 0 or more"),
-            (["--selfie-countdown", "+3"], "--selfie-countdown must be a whole number of seconds from 0 to 10, not '+3'"),
-            (["--selfie-countdown", "-1"], "--selfie-countdown must be a whole number of seconds from 0 to 10, not -1"),
+            (
+                ["--selfie-countdown", "+3"],
+                "--selfie-countdown must be a whole number of seconds from 0 to 10, not '+3'"
+            ),
+            (
+                ["--selfie-countdown", "-1"],
+                "--selfie-countdown must be a whole number of seconds from 0 to 10, not -1"
+            ),
             (["--selfie-countdown", "3.0"], "--selfie-countdown must be a whole number of seconds from 0 to 10"),
             (["--window-size", "+800x600"], "--window-size must be WIDTHxHEIGHT"),
             (["--window-size", "0x320x240"], "--window-size must be WIDTHxHEIGHT"),
@@ -184,7 +190,8 @@ struct ShellHostileInputTests {
         "a path or value with control characters reaches the message escaped, for every option that takes one",
         arguments: [
             ["--document-image", "/tmp/NAME"], ["--selfie-image", "/tmp/NAME"], ["--ocr-model", "/tmp/NAME"],
-            ["--selfie-recipient-key", "/tmp/NAME"], ["--csca", "/tmp/NAME"], ["--trust-certificate", "journey.test=/tmp/NAME"],
+            ["--selfie-recipient-key", "/tmp/NAME"], ["--csca", "/tmp/NAME"],
+            ["--trust-certificate", "journey.test=/tmp/NAME"],
             ["--message-log", "/nonexistent/NAME"], ["--screenshot", "/nonexistent/NAME"],
             ["--downloads", "/nonexistent/NAME"], ["--profile", "/etc/hostname/NAME"], ["--camera", "pipewire:NAME"],
             ["--nfc-reader", "NAME"], ["--exit-on", "NAME"], ["--fail-captures", "NAME"], ["--host-version", "NAME"],
