@@ -38,7 +38,7 @@ enum ShownText {
     }
 
     /// `text` with control characters and reordering marks escaped as in ``value(_:)``, line
-    /// breaks kept (for a message of several lines); not cut.
+    /// breaks and tabs kept (for a message of several lines, such as the journey's console); not cut.
     static func escapingControls(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars { result += escaped(scalar, newlines: false) }
@@ -47,7 +47,7 @@ enum ShownText {
 
     private static func escaped(_ scalar: Unicode.Scalar, newlines: Bool) -> String {
         let value = scalar.value
-        if value == 0x0A, !newlines { return "\n" }
+        if value == 0x0A || value == 0x09, !newlines { return String(scalar) }
         if value == 0x5C, newlines { return "\\\\" }
         let isControl = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
         let reorders =
