@@ -133,6 +133,8 @@ public final class NFCReadCapability {
             error: NFCReadFailure.readerUnavailable.payload(detail: unavailableReason))
     }
 
+    /// Offers or withdraws the capability after what the reader monitor saw (internal, so that
+    /// tests can stand in for the monitor).
     func apply(_ observation: ReaderMonitor.Observation) {
         let picked: String?
         switch observation {
