@@ -31,6 +31,13 @@ let package = Package(
             dependencies: [.product(name: "MRZScanner", package: rootPackageIdentity)],
             path: "Sources/MRZImageFuzz"
         ),
+        // OCREngine: a Tesseract model file's table of contents and component starts, checked
+        // before Tesseract may load it (TrainedDataLayout).
+        .executableTarget(
+            name: "OCRModelFuzz",
+            dependencies: [.product(name: "MRZScanner", package: rootPackageIdentity)],
+            path: "Sources/OCRModelFuzz"
+        ),
     ]
 )
 

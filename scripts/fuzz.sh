@@ -10,6 +10,8 @@
 #          FUZZ_CHIP_SECONDS (default 8), corpus Fuzz/Corpus-mrz
 #   mrzimage  MRZImageFuzz: a small photo searched for zones and cut into crops (MRZScanner, no
 #          OCR), for FUZZ_CHIP_SECONDS (default 8), corpus Fuzz/Corpus-mrzimage
+#   ocrmodel  OCRModelFuzz: a Tesseract model file's table of contents and component starts
+#          (OCREngine's TrainedDataLayout), for FUZZ_CHIP_SECONDS (default 8), corpus Fuzz/Corpus-ocrmodel
 #
 #   scripts/fuzz.sh                  every target
 #   scripts/fuzz.sh dg2 tlv          only these (e.g. FUZZ_CHIP_SECONDS=3600 scripts/fuzz.sh dg2)
@@ -29,11 +31,11 @@ build_path=.build/fuzz
 chip_targets=(tlv common dg1 dg2 dg11 dg12 dg14 dg15 cardAccess cardSecurity securityObject)
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json "${chip_targets[@]}" mrz mrzimage)
+[ ${#targets[@]} -gt 0 ] || targets=(json "${chip_targets[@]}" mrz mrzimage ocrmodel)
 for target in "${targets[@]}"; do
-    if [ "$target" != json ] && [ "$target" != mrz ] && [ "$target" != mrzimage ] \
+    if [ "$target" != json ] && [ "$target" != mrz ] && [ "$target" != mrzimage ] && [ "$target" != ocrmodel ] \
         && [[ " ${chip_targets[*]} " != *" $target "* ]]; then
-        echo "fuzz.sh: unknown target $target (json ${chip_targets[*]} mrz mrzimage)" >&2
+        echo "fuzz.sh: unknown target $target (json ${chip_targets[*]} mrz mrzimage ocrmodel)" >&2
         exit 2
     fi
 done
@@ -60,6 +62,9 @@ configure() {
     elif [ "$target" = mrz ]; then
         # Longer than MRZText.maximumBytes, so the size limit is fuzzed too.
         fuzzer="$bin/MRZReaderFuzz" corpus=Corpus-mrz dict=mrz.dict max_len=9000 seconds=$chip_seconds
+        unset CHIP_FUZZ_TARGET
+    elif [ "$target" = ocrmodel ]; then
+        fuzzer="$bin/OCRModelFuzz" corpus=Corpus-ocrmodel dict=ocrmodel.dict max_len=4096 seconds=$chip_seconds
         unset CHIP_FUZZ_TARGET
     elif [ "$target" = mrzimage ]; then
         fuzzer="$bin/MRZImageFuzz" corpus=Corpus-mrzimage dict=mrz.dict max_len=70000 seconds=$chip_seconds

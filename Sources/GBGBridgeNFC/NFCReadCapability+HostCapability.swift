@@ -3,8 +3,14 @@ import GBGBridgeGTK
 
 /// The chip reader as one of the app's capabilities: ``install()``, ``parentWindow`` and
 /// ``stop()`` as declared on the type; an `nfc.read` nobody handles (no reader connected, or
-/// ``ReaderChoice/none``) is answered here.
+/// ``ReaderChoice/none``) is answered here; a page reset or a session's end closes the
+/// chip-reading window and ends the read.
 extension NFCReadCapability: HostCapability {
+    /// Ends the read of the page that went and closes its window (``abandonRead()``).
+    public func pageDidReset() {
+        abandonRead()
+    }
+
     /// Answers an `nfc.read` that arrived while the capability is withdrawn: `unsupported`,
     /// `NFC_NOT_AVAILABLE`, not recoverable, with why no reader is in use ("chip reading is turned
     /// off in this app" for ``ReaderChoice/none``). Takes no other request.

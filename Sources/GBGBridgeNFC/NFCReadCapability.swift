@@ -75,6 +75,13 @@ public final class NFCReadCapability {
     private var monitor: ReaderMonitor?
     private var activeJob: ChipReadJob?
     private var isBusy = false
+    /// The chip-reading window of the read in progress.
+    private(set) var readWindow: NFCReadWindow?
+    /// The question the window asks after a failure (try again or not), while it waits.
+    private var pendingAnswer: AnswerOnce?
+    /// Counts the reads abandoned with their page (``abandonRead()``): a read started under an
+    /// earlier count belongs to a page that is gone.
+    private var readGeneration = 0
 
     public init(host: BridgeHost, options: Options) {
         self.host = host
@@ -103,6 +110,21 @@ public final class NFCReadCapability {
         activeJob?.cancel()
     }
 
+    /// Ends the read in progress for a page that is gone: cancels the chip job, answers the
+    /// window's question (as Cancel would) and closes the window, so that nothing of it is left for
+    /// the next page or person. The request itself was settled with its page; the read's own
+    /// late answer is dropped by the host. A new request is served at once.
+    func abandonRead() {
+        readGeneration &+= 1
+        isBusy = false
+        activeJob?.cancel()
+        activeJob = nil
+        pendingAnswer?.resume(false)
+        pendingAnswer = nil
+        readWindow?.close()
+        readWindow = nil
+    }
+
     /// Answers an `nfc.read` that arrived while the capability is withdrawn: `unsupported`,
     /// `NFC_NOT_AVAILABLE`, not recoverable.
     public func respondUnavailable(to request: BridgeMessage, host: BridgeHost) {
@@ -111,7 +133,9 @@ public final class NFCReadCapability {
             error: NFCReadFailure.readerUnavailable.payload(detail: unavailableReason))
     }
 
-    private func apply(_ observation: ReaderMonitor.Observation) {
+    /// Offers or withdraws the capability after what the reader monitor saw (internal, so that
+    /// tests can stand in for the monitor).
+    func apply(_ observation: ReaderMonitor.Observation) {
         let picked: String?
         switch observation {
         case .readers(let readers):
@@ -168,21 +192,33 @@ public final class NFCReadCapability {
             return
         }
         isBusy = true
-        defer {
-            isBusy = false
-            activeJob = nil
-        }
+        let generation = readGeneration
         let window =
             options.showsWindow
             ? NFCReadWindow(parent: parentWindow, document: NFCReadRequest.documentKind(from: request.payload.data))
             : nil
-        defer { window?.close() }
+        readWindow = window
+        defer {
+            window?.close()
+            if generation == readGeneration {
+                isBusy = false
+                activeJob = nil
+                readWindow = nil
+            }
+        }
+        // untranslated: bridge data (dropped by the host when the page has gone)
+        let abandoned = BridgeResponseStatus.cancelled
+        let abandonedData: [String: JSONValue] = ["reason": .string("The page that asked for the read has gone")]
         let readRequest = ChipReadJob.Request(
             readerName: readerName, key: key, documentTimeout: options.documentTimeout,
             apduTimeout: options.apduTimeout, readTimeout: options.documentTimeout, store: options.store,
             readSize: options.readSize, extraFiles: extraFiles)
 
         while true {
+            guard generation == readGeneration else {
+                responder.respond(status: abandoned, data: abandonedData, error: nil)
+                return
+            }
             let job = ChipReadJob()
             activeJob = job
             window?.onCancel = { job.cancel() }
@@ -195,6 +231,10 @@ public final class NFCReadCapability {
                     guard self.activeJob === job else { return }
                     window?.show(state)
                 }
+            }
+            guard generation == readGeneration else {
+                responder.respond(status: abandoned, data: abandonedData, error: nil)
+                return
             }
             activeJob = nil
             switch result {
@@ -229,8 +269,8 @@ public final class NFCReadCapability {
                 }
                 // The person sees what went wrong and what to do; the journey hears of it when they
                 // close the window (or never, if trying again works).
-                let retry = await Self.askAfterFailure(kind, in: window)
-                if !retry {
+                let retry = await askAfterFailure(kind, in: window)
+                if !retry || generation != readGeneration {
                     responder.respond(status: kind.status, data: nil, error: kind.payload(detail: failure.detail))
                     return
                 }
@@ -239,15 +279,18 @@ public final class NFCReadCapability {
     }
 
     /// Shows `kind` in `window`; returns `true` when the person chose to try again.
-    private static func askAfterFailure(_ kind: NFCReadFailure, in window: NFCReadWindow) async -> Bool {
+    private func askAfterFailure(_ kind: NFCReadFailure, in window: NFCReadWindow) async -> Bool {
         window.show(.failed(kind, canRetry: kind.canRetryInWindow))
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             MainActor.assumeIsolated {
                 let once = AnswerOnce(continuation)
+                pendingAnswer = once
                 window.onRetry = { once.resume(true) }
                 window.onCancel = { once.resume(false) }
             }
         }
+        if readWindow === window { pendingAnswer = nil }
+        return answer
     }
 
     static func responseData(_ read: ChipReadJob.Success) -> [String: JSONValue] {

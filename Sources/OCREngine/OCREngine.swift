@@ -65,6 +65,10 @@ public enum OCREngineError: Error, Equatable, CustomStringConvertible {
     case modelNotFound(path: String)
     /// Tesseract refused the file (not a traineddata file, or one without the legacy engine).
     case modelUnusable(path: String)
+    /// The file was refused before Tesseract loaded it in this process: too large, a table of
+    /// contents or components that do not hold together, or Tesseract crashed or hung loading it
+    /// apart (``OCREngine/checkModelLoads(modelPath:)``).
+    case modelInvalid(path: String, reason: String)
     /// The image has no pixels, or its buffer is shorter than width, height and row length say.
     case invalidImage(String)
     /// The image is larger than ``OCREngine/maximumDimension`` or ``OCREngine/maximumPixelCount``.
@@ -72,12 +76,24 @@ public enum OCREngineError: Error, Equatable, CustomStringConvertible {
     /// Tesseract's recognition failed.
     case recognitionFailed
 
+    /// What is wrong, without the path (for messages that name the file themselves).
+    public var reason: String {
+        switch self {
+        case .modelNotFound: "no such file, or not a readable file named NAME.traineddata"
+        case .modelUnusable: "Tesseract could not load it"
+        case .modelInvalid(_, let reason): "not a usable Tesseract model: \(reason)"
+        default: description
+        }
+    }
+
     public var description: String {
         switch self {
         case .modelNotFound(let path):
             return "OCR model not found: \(path) (build it with scripts/build-ocrb-model.sh)"
         case .modelUnusable(let path):
             return "OCR model could not be loaded by Tesseract: \(path)"
+        case .modelInvalid(let path, let reason):
+            return "OCR model \(path) is not a usable Tesseract model: \(reason)"
         case .invalidImage(let reason):
             return "invalid image: \(reason)"
         case .imageTooLarge(let width, let height):
@@ -113,19 +129,16 @@ public final class OCREngine {
     /// `Resources/ocr/ocrb.traineddata`, built by `scripts/build-ocrb-model.sh`).
     ///
     /// The model runs on Tesseract's legacy (character-classifier) engine, with recognition limited
-    /// to ``mrzAlphabet`` and the page read as a single block of text lines.
+    /// to ``mrzAlphabet`` and the page read as a single block of text lines. The file is checked
+    /// first (``checkModelFile(_:)``); a file that passes but may still crash Tesseract is caught by
+    /// ``checkModelLoads(modelPath:)``, which loads it in a child process.
     public init(modelPath: String) throws(OCREngineError) {
-        let suffix = ".traineddata"
-        var isFile = false
-        var info = stat()
-        if stat(modelPath, &info) == 0 { isFile = (info.st_mode & S_IFMT) == S_IFREG }
-        guard modelPath.hasSuffix(suffix), isFile, access(modelPath, R_OK) == 0 else {
+        try Self.checkModelFile(modelPath)
+        guard access(modelPath, R_OK) == 0, let location = ModelLocation(modelPath) else {
             throw .modelNotFound(path: modelPath)
         }
-        let file = modelPath.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-        let language = String(file.dropLast(suffix.count))
-        let directory = modelPath.contains("/") ? String(modelPath.dropLast(file.count)) : "./"
-        guard !language.isEmpty, let api = TessBaseAPICreate() else { throw .modelUnusable(path: modelPath) }
+        let (directory, language) = (location.directory, location.language)
+        guard let api = TessBaseAPICreate() else { throw .modelUnusable(path: modelPath) }
         // Tesseract's own diagnostics go to this file rather than the program's standard error.
         let names = ["debug_file"]
         let values = ["/dev/null"]

@@ -53,6 +53,7 @@ final class JourneyRun: BridgeHostDelegate {
         g_object_unref(context)
         self.window = window
         for capability in capabilities { capability.parentWindow = window.window }
+        window.capabilities = capabilities
         forwardConsole(of: window)
         if let webCameraOptions { configureWebPermissions(of: window, options: webCameraOptions) }
         window.defaultTitle = DesktopIdentity.applicationName
@@ -75,18 +76,21 @@ final class JourneyRun: BridgeHostDelegate {
                 ShellOutput.warning(
                     tr(
                         "kiosk: could not load the journey {url}: {message}; trying again in {seconds} s",
-                        ["url": failure.url, "message": failure.messageWithDetail, "seconds": seconds]))
+                        [
+                            "url": ShownText.value(failure.url), "message": failure.messageWithDetail,
+                            "seconds": seconds,
+                        ]))
             } else if settings.isUnattended, !settings.automation {
                 finish(
                     .journeyFailed(
                         tr(
                             "could not load the journey {url}: {message}",
-                            ["url": failure.url, "message": failure.messageWithDetail])))
+                            ["url": ShownText.value(failure.url), "message": failure.messageWithDetail])))
             } else {
                 ShellOutput.warning(
                     tr(
                         "could not load the journey {url}: {message} (the window offers to try again)",
-                        ["url": failure.url, "message": failure.messageWithDetail]))
+                        ["url": ShownText.value(failure.url), "message": failure.messageWithDetail]))
             }
         }
         // One automatic reload after a web-process death; the next one shows the error page.
@@ -126,7 +130,9 @@ final class JourneyRun: BridgeHostDelegate {
             if window.transport.originPolicy.allows(urlString: uri) {
                 // Only a new window (window.open, target=_blank) is refused on an allowed origin.
                 ShellOutput.warning(
-                    tr("refused to open {url} in a new window: the journey has only its own window", ["url": uri]))
+                    tr(
+                        "refused to open {url} in a new window: the journey has only its own window",
+                        ["url": ShownText.value(uri)]))
             } else if uri == "about:blank" {
                 ShellOutput.warning(
                     tr("refused to replace the journey with an empty page (about:blank): the journey stays"))
@@ -134,10 +140,12 @@ final class JourneyRun: BridgeHostDelegate {
                 ShellOutput.warning(
                     tr(
                         "kiosk: dropped a navigation to {url}: its origin is not allowed, and a kiosk opens no browser (see --allow-origin)",
-                        ["url": uri]))
+                        ["url": ShownText.value(uri)]))
             } else {
                 ShellOutput.warning(
-                    tr("refused to navigate to {url}: its origin is not allowed (see --allow-origin)", ["url": uri]))
+                    tr(
+                        "refused to navigate to {url}: its origin is not allowed (see --allow-origin)",
+                        ["url": ShownText.value(uri)]))
             }
         }
         window.onPageDialogRefused = { kind in ShellOutput.warning(Self.refusal(of: kind)) }
@@ -165,7 +173,8 @@ final class JourneyRun: BridgeHostDelegate {
             do {
                 try BridgeCertificateTrust.trustCertificate(atPath: trusted.path, forHost: trusted.host, in: context)
             } catch {
-                ShellOutput.warning(tr("--trust-certificate: {reason}", ["reason": error.description]))
+                ShellOutput.warning(
+                    tr("--trust-certificate: {reason}", ["reason": ShownText.message(error.description)]))
             }
         }
         return context
@@ -202,27 +211,26 @@ final class JourneyRun: BridgeHostDelegate {
 
     /// One line on stderr for each download the page started.
     private static func report(_ download: JourneyDownload) {
-        let name = download.suggestedFilename.isEmpty ? tr("a file") : download.suggestedFilename
+        let name = download.suggestedFilename.isEmpty ? tr("a file") : ShownText.value(download.suggestedFilename)
         // A data: URL carries the file itself: name its type only.
         var url = download.url
         if url.hasPrefix("data:"), let comma = url.firstIndex(of: ",") { url = String(url[...comma]) + "…" }
-        if url.count > 200 { url = String(url.prefix(200)) + "…" }
         switch download.outcome {
         case .refused:
             ShellOutput.warning(
                 tr(
                     "refused a download of {name} from {url}: nothing was written (--downloads names a folder for downloads)",
-                    ["name": name, "url": url]))
+                    ["name": name, "url": ShownText.value(url)]))
         case .saved(let path, let bytes):
             ShellOutput.note(
                 tr(
                     "saved a download of {name} from {url} as {path} ({bytes} bytes)",
-                    ["name": name, "url": url, "path": path, "bytes": String(bytes)]))
+                    ["name": name, "url": ShownText.value(url), "path": ShownText.value(path), "bytes": String(bytes)]))
         case .failed(let reason):
             ShellOutput.warning(
                 tr(
                     "a download of {name} from {url} failed, nothing of it was kept: {reason}",
-                    ["name": name, "url": url, "reason": reason]))
+                    ["name": name, "url": ShownText.value(url), "reason": reason]))
         }
     }
 
@@ -354,7 +362,8 @@ final class JourneyRun: BridgeHostDelegate {
             }
         }
         if let failure {
-            ShellOutput.warning(tr("no screenshot written to {path}: {reason}", ["path": path, "reason": failure]))
+            ShellOutput.warning(
+                tr("no screenshot written to {path}: {reason}", ["path": ShownText.value(path), "reason": failure]))
         }
     }
 

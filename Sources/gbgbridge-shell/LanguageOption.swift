@@ -30,7 +30,7 @@ enum LanguageOption {
             throw .usage(
                 tr(
                     "--lang takes language tags separated by commas, such as de or fr-CA,fr,en, not '{value}'",
-                    ["value": text]))
+                    ["value": ShownText.value(text)]))
         }
         return entries.map { String($0.map { $0 == "_" ? "-" : $0 }) }
     }

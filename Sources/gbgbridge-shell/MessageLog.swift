@@ -37,7 +37,7 @@ final class MessageLog {
             throw OpenError(
                 description: tr(
                     "cannot open the message log {path}: {reason}",
-                    ["path": path, "reason": String(cString: strerror(errno))]))
+                    ["path": ShownText.value(path), "reason": String(cString: strerror(errno))]))
         }
         self.fd = fd
         self.path = path
@@ -59,7 +59,7 @@ final class MessageLog {
             ShellOutput.warning(
                 tr(
                     "could not write to the message log {path}: {reason}",
-                    ["path": path, "reason": String(cString: strerror(failure))]))
+                    ["path": ShownText.value(path), "reason": String(cString: strerror(failure))]))
             close()
         }
     }
@@ -103,7 +103,7 @@ final class MessageLog {
             ShellOutput.warning(
                 tr(
                     "could not write to the message log {path}: {reason}",
-                    ["path": path, "reason": String(cString: strerror(failure))]))
+                    ["path": ShownText.value(path), "reason": String(cString: strerror(failure))]))
             close()
         }
     }

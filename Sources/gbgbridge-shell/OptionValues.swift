@@ -4,24 +4,87 @@ import GBGBridgeLocalization
 /// origins. Each problem is one line that names the option, says what it takes and repeats the
 /// value given.
 enum OptionValues {
-    /// `text` as a number of seconds in `range`; `above0` says whether 0 itself is excluded.
+    /// The smallest number of seconds an option takes.
+    enum Minimum {
+        /// 0 itself.
+        case zero
+        /// Anything above 0.
+        case aboveZero
+        /// This many seconds.
+        case atLeast(Double)
+    }
+
+    /// `text` as a number of seconds from `minimum` to `maximum`. Only plain decimals count as
+    /// numbers (see ``decimal(_:)``); anything else, and a negative number, gets the message that
+    /// says the range.
     static func seconds(
-        _ text: String, option: String, above0: Bool, maximum: Double, maximumInWords: String
+        _ text: String, option: String, minimum: Minimum, maximum: Double, maximumInWords: String
     ) throws(ShellExit) -> Double {
         let values: KeyValuePairs = [
             "option": option, "maximum": format(maximum), "maximumInWords": maximumInWords, "value": shown(text),
         ]
-        let problem = ShellExit.usage(
-            above0
-                ? tr(
-                    "{option} must be a number of seconds above 0 (at most {maximum}, {maximumInWords}), not {value}",
-                    values)
-                : tr(
+        let problem: ShellExit
+        let lowest: Double
+        switch minimum {
+        case .zero:
+            lowest = 0
+            problem = .usage(
+                tr(
                     "{option} must be a number of seconds 0 or more (at most {maximum}, {maximumInWords}), not {value}",
                     values))
-        guard let value = Double(text), value.isFinite else { throw problem }
-        guard above0 ? value > 0 : value >= 0, value <= maximum else { throw problem }
+        case .aboveZero:
+            lowest = .leastNonzeroMagnitude
+            problem = .usage(
+                tr(
+                    "{option} must be a number of seconds above 0 (at most {maximum}, {maximumInWords}), not {value}",
+                    values))
+        case .atLeast(let seconds):
+            lowest = seconds
+            problem = .usage(
+                tr(
+                    "{option} must be a number of seconds from {minimum} to {maximum} ({maximumInWords}), not {value}",
+                    [
+                        "option": option, "minimum": format(seconds), "maximum": format(maximum),
+                        "maximumInWords": maximumInWords, "value": shown(text),
+                    ]))
+        }
+        guard let value = decimal(text), value >= lowest, value <= maximum else { throw problem }
         return value
+    }
+
+    /// `text` as a whole number from `range`, or nil: digits only (see ``decimal(_:)``).
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>) -> Int? {
+        guard !text.contains("."), let value = decimal(text), value >= Double(range.lowerBound),
+            value <= Double(range.upperBound)
+        else { return nil }
+        return Int(value)
+    }
+
+    /// A number as people write one on a command line: ASCII digits with at most one decimal
+    /// point between digits, and a leading `-` (read, so that a negative value gets the message
+    /// that says the range). No `+`, no spaces, no exponent, no hexadecimal, `inf` or `nan`, no
+    /// digits of other scripts, at most 30 characters; nil for anything else.
+    static func decimal(_ text: String) -> Double? {
+        guard text.utf8.count <= 30 else { return nil }
+        var digits = Substring(text)
+        if digits.first == "-" { digits = digits.dropFirst() }
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2,
+            parts.allSatisfy({ part in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+        else { return nil }
+        return Double(text)
+    }
+
+    /// Checks a name or word given on the command line (a camera, a reader, an event action, an
+    /// error code): at most `maximumLength` characters and no control characters, since the shell
+    /// repeats it in its messages and some reach the page.
+    static func name(_ text: String, option: String, maximumLength: Int = 256) throws(ShellExit) {
+        let hasControls = text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        guard text.count > maximumLength || hasControls else { return }
+        throw .usage(
+            tr(
+                "{option} takes at most {maximum} characters and no control characters, not '{value}'",
+                ["option": option, "maximum": String(maximumLength), "value": ShownText.value(text)]))
     }
 
     /// `WIDTHxHEIGHT` with both numbers inside the range from `smallest` to `largest`.
@@ -30,7 +93,10 @@ enum OptionValues {
             "smallest": "\(smallest.0)x\(smallest.1)", "largest": "\(largest.0)x\(largest.1)", "value": shown(text),
         ]
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+        let numbers = Int(Int32.min)...Int(Int32.max)
+        guard parts.count == 2, let width = wholeNumber(String(parts[0]), in: numbers),
+            let height = wholeNumber(String(parts[1]), in: numbers)
+        else {
             throw .usage(
                 tr(
                     "--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (from {smallest} to {largest}), not {value}",
@@ -42,7 +108,7 @@ enum OptionValues {
             throw .usage(
                 tr(
                     "--window-size must be between {smallest} and {largest} pixels, not {value}",
-                    ["smallest": values[0].value, "largest": values[1].value, "value": text]))
+                    ["smallest": values[0].value, "largest": values[1].value, "value": ShownText.value(text)]))
         }
         return size
     }
@@ -124,13 +190,15 @@ enum OptionValues {
         return true
     }
 
-    /// The value as given: bare when it reads as a number, else quoted.
-    private static func shown(_ text: String) -> String {
-        if let value = Double(text), value.isFinite { return text }
-        return "'\(text)'"
+    /// The value as given: bare when it reads as a number, else quoted; cut and escaped
+    /// (``ShownText/value(_:)``).
+    static func shown(_ text: String) -> String {
+        if decimal(text) != nil { return text }
+        return "'\(ShownText.value(text))'"
     }
 
-    private static func format(_ value: Double) -> String {
+    /// `value` as a message shows it: whole numbers without a decimal point.
+    static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -26,13 +26,16 @@ enum OutputPaths {
                 throw .usage(
                     tr(
                         "{output} {path} is the same file as {input} {inputPath}: an output would overwrite an input; write it somewhere else",
-                        ["output": output.name, "path": output.path, "input": input.name, "inputPath": input.path]))
+                        [
+                            "output": output.name, "path": ShownText.value(output.path), "input": input.name,
+                            "inputPath": ShownText.value(input.path),
+                        ]))
             }
             for other in outputs[(index + 1)...] where isSameFile(output.path, other.path) {
                 throw .usage(
                     tr(
                         "{output} and {other} both name {path}: give each its own file",
-                        ["output": output.name, "other": other.name, "path": resolved(output.path)]))
+                        ["output": output.name, "other": other.name, "path": ShownText.value(resolved(output.path))]))
             }
         }
         for output in outputs { try checkWritable(output) }
@@ -49,8 +52,8 @@ enum OutputPaths {
                 tr(
                     "{option} {path} is a folder: give a file path such as {example}",
                     [
-                        "option": output.name, "path": path,
-                        "example": trimmedSlash(path) + "/" + exampleName(output.name),
+                        "option": output.name, "path": ShownText.value(path),
+                        "example": ShownText.value(trimmedSlash(path) + "/" + exampleName(output.name)),
                     ]))
         }
         let folder = parent(of: full)
@@ -58,26 +61,29 @@ enum OutputPaths {
             throw .usage(
                 tr(
                     "{option} {path}: the folder {folder} does not exist (create it first)",
-                    ["option": output.name, "path": path, "folder": folder]))
+                    ["option": output.name, "path": ShownText.value(path), "folder": ShownText.value(folder)]))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw .usage(
                 tr(
                     "{option} {path}: {folder} is not a folder",
-                    ["option": output.name, "path": path, "folder": folder]))
+                    ["option": output.name, "path": ShownText.value(path), "folder": ShownText.value(folder)]))
         }
         guard access(folder, W_OK | X_OK) == 0 else {
             throw .usage(
                 tr(
                     "{option} {path}: cannot write in the folder {folder} ({reason})",
-                    ["option": output.name, "path": path, "folder": folder, "reason": String(cString: strerror(errno))])
+                    [
+                        "option": output.name, "path": ShownText.value(path), "folder": ShownText.value(folder),
+                        "reason": String(cString: strerror(errno)),
+                    ])
             )
         }
         if stat(full, &info) == 0, access(full, W_OK) != 0 {
             throw .usage(
                 tr(
                     "{option} {path}: cannot write to this file ({reason})",
-                    ["option": output.name, "path": path, "reason": String(cString: strerror(errno))]))
+                    ["option": output.name, "path": ShownText.value(path), "reason": String(cString: strerror(errno))]))
         }
     }
 

@@ -39,7 +39,7 @@ enum ResourceLocator {
                 throw NotFound(
                     description: tr(
                         "{variable}={path} has no {file}",
-                        ["variable": environmentVariable, "path": override, "file": demoJourney]))
+                        ["variable": environmentVariable, "path": ShownText.value(override), "file": demoJourney]))
             }
             return override
         }

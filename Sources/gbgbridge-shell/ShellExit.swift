@@ -42,7 +42,7 @@ extension ShellExit: Error {
         case .exitEvent, .windowClosed: tr("finished")
         case .timedOut(let seconds): tr("timed out after {seconds} s", ["seconds": String(seconds)])
         case .closedBeforeExitEvent(let action):
-            tr("the window was closed before the journey sent '{action}'", ["action": action])
+            tr("the window was closed before the journey sent '{action}'", ["action": ShownText.value(action)])
         case .interrupted(let signal): tr("stopped by signal {number}", ["number": String(signal)])
         }
     }

@@ -13,9 +13,11 @@ enum ShellOutput {
     /// before any other thread exists.
     nonisolated(unsafe) static var standardError: Int32 = 2
 
-    /// Writes one line to stderr, prefixed with the program name only.
+    /// Writes one line to stderr, prefixed with the program name only. Control characters that
+    /// reached `text` (from a value or a page that a message quotes) are escaped: nothing the
+    /// shell prints can move the terminal's cursor or change its colours.
     static func line(_ text: String) {
-        _ = writeAll("gbgbridge-shell: \(text)\n", to: standardError)
+        _ = writeAll("gbgbridge-shell: \(ShownText.escapingControls(text))\n", to: standardError)
     }
 
     /// Writes "note: " and `text` to stderr, in the user's language.

@@ -87,7 +87,8 @@ struct ShellSettings {
         if let option {
             let setup = MRZReadingSetup(modelPath: option)
             if let problem = setup.check() {
-                throw .usage(tr("--ocr-model {path}: {problem}", ["path": option, "problem": problem.description]))
+                throw .usage(
+                    tr("--ocr-model {path}: {problem}", ["path": ShownText.value(option), "problem": problem.reason]))
             }
             return setup
         }
@@ -98,6 +99,11 @@ struct ShellSettings {
     init(_ command: ShellCommand, languages: [String]) throws(ShellExit) {
         self.languages = languages
         try Self.checkOptionCombinations(command)
+        let names: [(String, String?)] = [
+            ("--camera", command.camera), ("--nfc-reader", command.nfc.reader), ("--exit-on", command.exitOn),
+            ("--fail-captures", command.failCaptures), ("--host-version", command.hostVersion),
+        ]
+        for case (let option, let value?) in names { try OptionValues.name(value, option: option) }
         let located = Result { () throws(ResourceLocator.NotFound) in try ResourceLocator.resourcesDirectory() }
         let resources = try? located.get()
         (journeyURL, isBundledDemo) = try Self.journeyURL(command.url, resources: located)
@@ -111,7 +117,7 @@ struct ShellSettings {
             throw .usage(
                 tr(
                     "--camera takes a device such as /dev/video0, pipewire, pipewire:NAME, auto, none or test-pattern, not '{value}'",
-                    ["value": path]))
+                    ["value": ShownText.value(path)]))
         }
 
         if let path = command.selfieRecipientKey {
@@ -140,7 +146,7 @@ struct ShellSettings {
         }
         if let text = command.autoCapture {
             let seconds = try OptionValues.seconds(
-                text, option: "--auto-capture", above0: false, maximum: Self.longestAutoCapture,
+                text, option: "--auto-capture", minimum: .zero, maximum: Self.longestAutoCapture,
                 maximumInWords: tr("an hour"))
             autoCapture = .milliseconds(Int64((seconds * 1000).rounded()))
         } else {
@@ -148,8 +154,10 @@ struct ShellSettings {
         }
         if let text = command.selfieCountdown {
             let problem = ShellExit.usage(
-                tr("--selfie-countdown must be a whole number of seconds from 0 to 10, not {value}", ["value": text]))
-            guard let seconds = Int(text), (0...10).contains(seconds) else { throw problem }
+                tr(
+                    "--selfie-countdown must be a whole number of seconds from 0 to 10, not {value}",
+                    ["value": OptionValues.shown(text)]))
+            guard let seconds = OptionValues.wholeNumber(text, in: 0...10) else { throw problem }
             selfieCountdown = seconds
         }
         documentAutoCapture = !command.noAutoCapture
@@ -158,7 +166,8 @@ struct ShellSettings {
         exitOn = command.exitOn
         timeout = try command.timeout.map { (text) throws(ShellExit) in
             try OptionValues.seconds(
-                text, option: "--timeout", above0: true, maximum: Self.longestTimeout, maximumInWords: tr("a week"))
+                text, option: "--timeout", minimum: .aboveZero, maximum: Self.longestTimeout,
+                maximumInWords: tr("a week"))
         }
         screenshotPath = command.screenshot
         headless = command.headless
@@ -171,19 +180,26 @@ struct ShellSettings {
             do {
                 cscaStore = try CSCAStore(contentsOf: path)
             } catch {
-                throw .usage(tr("--csca: {reason}", ["reason": error.description]))
+                throw .usage(tr("--csca: {reason}", ["reason": ShownText.message(error.description)]))
             }
         } else {
             cscaStore = .empty
         }
         let nfcSeconds = try command.nfc.timeout.map { (text) throws(ShellExit) in
             try OptionValues.seconds(
-                text, option: "--nfc-timeout", above0: true, maximum: 600, maximumInWords: tr("ten minutes"))
+                text, option: "--nfc-timeout", minimum: .aboveZero, maximum: 600, maximumInWords: tr("ten minutes"))
         }
         nfcTimeout = .milliseconds(Int64(((nfcSeconds ?? 60) * 1000).rounded()))
         let apduSeconds = try command.nfc.apduTimeout.map { (text) throws(ShellExit) in
             try OptionValues.seconds(
-                text, option: "--nfc-apdu-timeout", above0: true, maximum: 600, maximumInWords: tr("ten minutes"))
+                text, option: "--nfc-apdu-timeout", minimum: .aboveZero, maximum: 600, maximumInWords: tr("ten minutes")
+            )
+        }
+        if let apduSeconds, let nfcSeconds, apduSeconds > nfcSeconds {
+            throw .usage(
+                tr(
+                    "--nfc-apdu-timeout ({apdu} s) cannot be longer than --nfc-timeout ({read} s), the time the whole read may take",
+                    ["apdu": OptionValues.format(apduSeconds), "read": OptionValues.format(nfcSeconds)]))
         }
         nfcAPDUTimeout = .milliseconds(Int64(((apduSeconds ?? 10) * 1000).rounded()))
         nfcReadSize = command.nfc.shortAPDUsOnly ? .shortOnly : .automatic
@@ -238,25 +254,25 @@ struct ShellSettings {
         }
         if argument.contains("://") {
             guard let url = URL(string: argument), let scheme = url.scheme?.lowercased() else {
-                throw .usage(tr("'{url}' is not a valid URL", ["url": argument]))
+                throw .usage(tr("'{url}' is not a valid URL", ["url": ShownText.value(argument)]))
             }
             switch scheme {
             case "http", "https":
                 guard let host = url.host(), !host.isEmpty else {
-                    throw .usage(tr("'{url}' has no host name", ["url": argument]))
+                    throw .usage(tr("'{url}' has no host name", ["url": ShownText.value(argument)]))
                 }
                 return (url, false)
             case "file":
                 let path = url.path(percentEncoded: false)
                 guard ResourceLocator.isFile(path) else {
-                    throw .usage(tr("the journey file {path} does not exist", ["path": path]))
+                    throw .usage(tr("the journey file {path} does not exist", ["path": ShownText.value(path)]))
                 }
                 return (url, false)
             default:
                 throw .usage(
                     tr(
                         "unsupported URL scheme '{scheme}' in '{url}': use http://, https:// or file://",
-                        ["scheme": scheme, "url": argument]))
+                        ["scheme": ShownText.value(scheme), "url": ShownText.value(argument)]))
             }
         }
         let path = absolutePath(argument)
@@ -264,7 +280,7 @@ struct ShellSettings {
             throw .usage(
                 tr(
                     "the journey file {path} does not exist (for a web address, include the scheme: https://{address})",
-                    ["path": path, "address": argument]))
+                    ["path": ShownText.value(path), "address": ShownText.value(argument)]))
         }
         return (URL(fileURLWithPath: path), false)
     }
@@ -276,13 +292,15 @@ struct ShellSettings {
 
     private static func readFile(_ path: String, option: String) throws(ShellExit) -> Data {
         guard ResourceLocator.isFile(absolutePath(path)) else {
-            throw .usage(tr("{option}: no such file: {path}", ["option": option, "path": path]))
+            throw .usage(tr("{option}: no such file: {path}", ["option": option, "path": ShownText.value(path)]))
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: absolutePath(path)))
         } catch {
             throw .usage(
-                tr("{option}: cannot read {path}: {reason}", ["option": option, "path": path, "reason": "\(error)"]))
+                tr(
+                    "{option}: cannot read {path}: {reason}",
+                    ["option": option, "path": ShownText.value(path), "reason": ShownText.message("\(error)")]))
         }
     }
 
@@ -294,7 +312,7 @@ struct ShellSettings {
             throw .usage(
                 tr(
                     "{option}: {path} is not a complete PNG or JPEG image ({reason})",
-                    ["option": option, "path": path, "reason": error.description]))
+                    ["option": option, "path": ShownText.value(path), "reason": ShownText.message(error.description)]))
         }
         return .image(path: path, data: data)
     }
@@ -307,7 +325,7 @@ struct ShellSettings {
             throw .usage(
                 tr(
                     "--selfie-recipient-key: {path} is not an X25519 public key in PEM form ({reason})",
-                    ["path": path, "reason": error.description]))
+                    ["path": ShownText.value(path), "reason": ShownText.message(error.description)]))
         }
     }
 }

@@ -42,26 +42,28 @@ struct WindowOptions: ParsableArguments {
             valueName: "accelerator"))
     var kioskExitKey: String?
 
+    // Numbers are read as text and checked by WindowSettings, so that a negative value reaches the
+    // check instead of being taken for an option, and only plain decimals count.
     @Option(
-        name: .customLong("idle-reset"),
+        name: .customLong("idle-reset"), parsing: .unconditional,
         help: ArgumentHelp(
-            "With --kiosk, wipe the session and start the journey again after this many seconds without input to any window of the app (four times as long while the capture or chip window waits for the person).",
+            "With --kiosk, wipe the session and start the journey again after this many seconds without input to any window of the app (four times as long while the capture or chip window waits for the person; 5 to 86400).",
             valueName: "seconds"))
-    var idleReset: Double?
+    var idleReset: String?
 
     @Option(
-        name: .customLong("idle-warning"),
+        name: .customLong("idle-warning"), parsing: .unconditional,
         help: ArgumentHelp(
             "With --idle-reset, how many seconds before the reset a warning asks whether anyone is still there, with a countdown and Continue (default 20, at most half of --idle-reset; 0 for none).",
             valueName: "seconds"))
-    var idleWarning: Double?
+    var idleWarning: String?
 
     @Option(
-        name: .customLong("kiosk-complete-delay"),
+        name: .customLong("kiosk-complete-delay"), parsing: .unconditional,
         help: ArgumentHelp(
             "With --kiosk, how many seconds the journey's last screen stays after journey.complete before the session is wiped (1 to 600; default 10).",
             valueName: "seconds"))
-    var kioskCompleteDelay: Double?
+    var kioskCompleteDelay: String?
 
     /// How long the last screen stays after `journey.complete` without `--kiosk-complete-delay`:
     /// time for a person to read a confirmation.
@@ -71,29 +73,21 @@ struct WindowOptions: ParsableArguments {
     static let defaultIdleWarning = 20.0
     /// The range `--kiosk-complete-delay` accepts, in seconds.
     static let kioskCompleteDelayRange = 1.0...600.0
+    /// The range `--idle-reset` accepts, in seconds (a day at most).
+    static let idleResetRange = 5.0...86_400.0
+    /// The longest `--idle-warning`, in seconds.
+    static let longestIdleWarning = 600.0
 
     func validate() throws {
         if !kiosk, kioskExitKey != nil { throw ValidationError(tr("--kiosk-exit-key needs --kiosk.")) }
         if !kiosk, idleReset != nil { throw ValidationError(tr("--idle-reset needs --kiosk.")) }
         if idleReset == nil, idleWarning != nil { throw ValidationError(tr("--idle-warning needs --idle-reset.")) }
-        if let seconds = idleWarning, !(seconds >= 0 && seconds <= 600) {
-            throw ValidationError(
-                tr("--idle-warning must be between 0 and 600 seconds, not {value}.", ["value": "\(seconds)"]))
-        }
         if !kiosk, kioskCompleteDelay != nil { throw ValidationError(tr("--kiosk-complete-delay needs --kiosk.")) }
-        if let seconds = kioskCompleteDelay, !Self.kioskCompleteDelayRange.contains(seconds) {
-            throw ValidationError(
-                tr(
-                    "--kiosk-complete-delay must be between 1 and 600 seconds, not {value}.", ["value": "\(seconds)"]))
-        }
         if let key = kioskExitKey, KioskConfiguration.parseAccelerator(key) == nil {
             throw ValidationError(
                 tr(
                     "--kiosk-exit-key: '{key}' is not a usable GTK accelerator; write it like '<Control><Alt>q' (Control, Alt or Super, or a function key such as F12).",
-                    ["key": key]))
-        }
-        if let seconds = idleReset, !(seconds >= 5 && seconds.isFinite) {
-            throw ValidationError(tr("--idle-reset must be at least 5 seconds, not {value}.", ["value": "\(seconds)"]))
+                    ["key": ShownText.value(key)]))
         }
         if let profile, profile.isEmpty { throw ValidationError(tr("--profile needs a directory.")) }
         if let downloads, downloads.isEmpty { throw ValidationError(tr("--downloads needs a folder.")) }
@@ -114,7 +108,7 @@ struct TrustedCertificate: Equatable {
             throw ValidationError(
                 tr(
                     "--trust-certificate takes HOST=PEM, for example journey.test=/etc/ssl/journey.pem, not '{value}'.",
-                    ["value": argument]))
+                    ["value": ShownText.value(argument)]))
         }
         let host = String(argument[..<equals]).lowercased()
         let path = String(argument[argument.index(after: equals)...])
@@ -123,16 +117,16 @@ struct TrustedCertificate: Equatable {
             throw ValidationError(
                 tr(
                     "--trust-certificate: '{host}' is not a host name (give the name alone: no scheme, port or path).",
-                    ["host": host]))
+                    ["host": ShownText.value(host)]))
         }
         guard !path.isEmpty, ResourceLocator.isFile(path) else {
-            throw ValidationError(tr("--trust-certificate: no such file: {path}", ["path": path]))
+            throw ValidationError(tr("--trust-certificate: no such file: {path}", ["path": ShownText.value(path)]))
         }
         do {
             let certificate = try BridgeCertificateTrust.loadCertificate(atPath: path)
             g_object_unref(certificate)
         } catch {
-            throw ValidationError(tr("--trust-certificate: {reason}", ["reason": error.description]))
+            throw ValidationError(tr("--trust-certificate: {reason}", ["reason": ShownText.message(error.description)]))
         }
         self.host = host
         self.path = path
@@ -156,13 +150,13 @@ struct WindowSettings {
                 profile.hasPrefix("/") ? profile : (ResourceLocator.currentDirectory() ?? ".") + "/" + profile
             var info = stat()
             if stat(absolute, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
-                throw .usage(tr("--profile: {path} is not a folder", ["path": absolute]))
+                throw .usage(tr("--profile: {path} is not a folder", ["path": ShownText.value(absolute)]))
             }
             guard Self.makeDirectories(absolute) else {
                 throw .usage(
                     tr(
                         "--profile: cannot create the directory {path}: {reason}",
-                        ["path": absolute, "reason": String(cString: strerror(errno))]))
+                        ["path": ShownText.value(absolute), "reason": String(cString: strerror(errno))]))
             }
             profileDirectory = absolute
         }
@@ -177,14 +171,49 @@ struct WindowSettings {
             throw .usage(error.message)
         }
         if options.kiosk {
+            let times = try Self.kioskTimes(options)
             kiosk = KioskConfiguration(
                 exitAccelerator: options.kioskExitKey,
-                idleReset: options.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) },
-                idleWarning: .milliseconds(
-                    Int64(((options.idleWarning ?? WindowOptions.defaultIdleWarning) * 1000).rounded())),
-                resetDelayAfterCompletion: .milliseconds(
-                    Int64(((options.kioskCompleteDelay ?? WindowOptions.defaultKioskCompleteDelay) * 1000).rounded())))
+                idleReset: times.idleReset.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+                idleWarning: .milliseconds(Int64((times.idleWarning * 1000).rounded())),
+                resetDelayAfterCompletion: .milliseconds(Int64((times.completeDelay * 1000).rounded())))
         }
+    }
+
+    /// `--idle-reset`, `--idle-warning` and `--kiosk-complete-delay` in seconds, each in its range,
+    /// and the warning at most half of the reset, as the help says.
+    private static func kioskTimes(_ options: WindowOptions) throws(ShellExit) -> (
+        idleReset: Double?, idleWarning: Double, completeDelay: Double
+    ) {
+        let idleReset = try options.idleReset.map { (text) throws(ShellExit) in
+            try OptionValues.seconds(
+                text, option: "--idle-reset", minimum: .atLeast(WindowOptions.idleResetRange.lowerBound),
+                maximum: WindowOptions.idleResetRange.upperBound, maximumInWords: tr("a day"))
+        }
+        let idleWarning = try options.idleWarning.map { (text) throws(ShellExit) in
+            try OptionValues.seconds(
+                text, option: "--idle-warning", minimum: .zero, maximum: WindowOptions.longestIdleWarning,
+                maximumInWords: tr("ten minutes"))
+        }
+        if let idleReset, let idleWarning, idleWarning > idleReset / 2 {
+            throw .usage(
+                tr(
+                    "--idle-warning must be at most half of --idle-reset ({half} s of {reset} s), not {value}",
+                    [
+                        "half": OptionValues.format(idleReset / 2), "reset": OptionValues.format(idleReset),
+                        "value": OptionValues.format(idleWarning),
+                    ]))
+        }
+        let completeDelay = try options.kioskCompleteDelay.map { (text) throws(ShellExit) in
+            try OptionValues.seconds(
+                text, option: "--kiosk-complete-delay",
+                minimum: .atLeast(WindowOptions.kioskCompleteDelayRange.lowerBound),
+                maximum: WindowOptions.kioskCompleteDelayRange.upperBound, maximumInWords: tr("ten minutes"))
+        }
+        return (
+            idleReset, idleWarning ?? WindowOptions.defaultIdleWarning,
+            completeDelay ?? WindowOptions.defaultKioskCompleteDelay
+        )
     }
 
     /// The `--downloads` folder made absolute (symlinks resolved): it must exist and be writable.
@@ -192,16 +221,17 @@ struct WindowSettings {
         let absolute = OutputPaths.resolved(path)
         var info = stat()
         guard stat(absolute, &info) == 0 else {
-            throw .usage(tr("--downloads: the folder {path} does not exist (create it first)", ["path": path]))
+            throw .usage(
+                tr("--downloads: the folder {path} does not exist (create it first)", ["path": ShownText.value(path)]))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .usage(tr("--downloads: {path} is not a folder", ["path": path]))
+            throw .usage(tr("--downloads: {path} is not a folder", ["path": ShownText.value(path)]))
         }
         guard access(absolute, W_OK | X_OK) == 0 else {
             throw .usage(
                 tr(
                     "--downloads: cannot write in the folder {path} ({reason})",
-                    ["path": path, "reason": String(cString: strerror(errno))]))
+                    ["path": ShownText.value(path), "reason": String(cString: strerror(errno))]))
         }
         return absolute
     }

@@ -37,7 +37,7 @@ do {
         exit(0)
     }
     // One prefix style for every line: "error:" then a note on where to look.
-    ShellOutput.error(ShellCommand.message(for: error))
+    ShellOutput.error(ShownText.message(ShellCommand.message(for: error), keepsLineBreaks: true))
     ShellOutput.note(tr("see 'gbgbridge-shell --help' for the options"))
     exit(ShellExit.usage("").status)
 }
@@ -76,7 +76,7 @@ if settings.headless {
         display = try PrivateDisplay(
             width: max(settings.windowSize.width, 1280), height: max(settings.windowSize.height, 1024))
     } catch {
-        ShellOutput.error(tr("--headless: {reason}", ["reason": error.description]))
+        ShellOutput.error(tr("--headless: {reason}", ["reason": ShownText.message(error.description)]))
         exit(ShellExit.journeyFailed("").status)
     }
     setenv("DISPLAY", display!.name, 1)

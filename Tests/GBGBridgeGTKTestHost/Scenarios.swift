@@ -39,6 +39,7 @@ enum Scenarios {
         "kiosk": Scenario(body: kiosk),
         "kiosk-windows": Scenario(body: kioskWindows),
         "kiosk-idle": Scenario(timeoutSeconds: 90, body: kioskIdle),
+        "capability-life": Scenario(body: capabilityLife),
         "app-focus": Scenario(body: applicationFocus),
         "embedder-callbacks": Scenario(body: embedderCallbacks),
         "user-content": Scenario(body: userContent),

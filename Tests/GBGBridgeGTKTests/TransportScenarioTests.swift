@@ -17,7 +17,7 @@ struct TransportScenarioTests {
             "forged-hello", "extension-delivery", "surrogate-ids", "oversize", "console", "load-failures",
             "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
-            "user-content", "explicit-policy", "web-camera",
+            "capability-life", "user-content", "explicit-policy", "web-camera",
             "web-camera-ask", "web-camera-hostile",
         ])
     func scenario(_ name: String) async throws {
@@ -25,8 +25,9 @@ struct TransportScenarioTests {
         // test suites open at the same time take the focus away, so it gets a display of its own.
         let run = try await TestHost.run(
             scenario: name,
-            ownDisplay: ["lifecycle", "app-focus", "kiosk", "kiosk-windows", "kiosk-idle", "context-menu"].contains(
-                name))
+            ownDisplay: [
+                "lifecycle", "app-focus", "kiosk", "kiosk-windows", "kiosk-idle", "context-menu", "capability-life",
+            ].contains(name))
         #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
         #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")
     }

@@ -233,14 +233,32 @@ struct JourneyWindowTests {
             (["--idle-reset", "60"], "--idle-reset needs --kiosk"),
             (["--kiosk", "--kiosk-exit-key", "q"], "not a usable GTK accelerator"),
             (["--kiosk", "--kiosk-exit-key", "<Control>nosuchkey"], "not a usable GTK accelerator"),
-            (["--kiosk", "--idle-reset", "1"], "--idle-reset must be at least 5 seconds"),
+            (
+                ["--kiosk", "--idle-reset", "1"],
+                "--idle-reset must be a number of seconds from 5 to 86400 (a day), not 1"
+            ),
             (["--kiosk", "--idle-warning", "10"], "--idle-warning needs --idle-reset"),
-            (["--kiosk", "--idle-reset", "60", "--idle-warning=-1"], "--idle-warning must be between 0 and 600"),
-            (["--kiosk", "--idle-reset", "60", "--idle-warning", "nan"], "--idle-warning must be between 0 and 600"),
+            (
+                ["--kiosk", "--idle-reset", "60", "--idle-warning=-1"],
+                "--idle-warning must be a number of seconds 0 or more (at most 600, ten minutes), not -1"
+            ),
+            (
+                ["--kiosk", "--idle-reset", "60", "--idle-warning", "nan"],
+                "--idle-warning must be a number of seconds 0 or more (at most 600, ten minutes), not 'nan'"
+            ),
             (["--kiosk-complete-delay", "10"], "--kiosk-complete-delay needs --kiosk"),
-            (["--kiosk", "--kiosk-complete-delay", "0"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
-            (["--kiosk", "--kiosk-complete-delay", "601"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
-            (["--kiosk", "--kiosk-complete-delay", "nan"], "--kiosk-complete-delay must be between 1 and 600 seconds"),
+            (
+                ["--kiosk", "--kiosk-complete-delay", "0"],
+                "--kiosk-complete-delay must be a number of seconds from 1 to 600 (ten minutes), not 0"
+            ),
+            (
+                ["--kiosk", "--kiosk-complete-delay", "601"],
+                "--kiosk-complete-delay must be a number of seconds from 1 to 600 (ten minutes), not 601"
+            ),
+            (
+                ["--kiosk", "--kiosk-complete-delay", "nan"],
+                "--kiosk-complete-delay must be a number of seconds from 1 to 600 (ten minutes), not 'nan'"
+            ),
             (
                 ["--downloads", "/nonexistent/downloads"],
                 "--downloads: the folder /nonexistent/downloads does not exist"

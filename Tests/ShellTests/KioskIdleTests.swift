@@ -16,7 +16,7 @@ struct KioskIdleTests {
         let (process, _, errors) = try ShellRun.start(
             [
                 ShellRun.fixture("kiosk-idle.html"), "--headless", "--kiosk", "--camera", "test-pattern",
-                "--idle-reset", "5", "--idle-warning", "3", "--message-log", logPath, "--timeout", "120",
+                "--idle-reset", "5", "--idle-warning", "2.5", "--message-log", logPath, "--timeout", "120",
             ],
             scratch: scratch)
         defer { if process.isRunning { process.terminate() } }
@@ -36,7 +36,7 @@ struct KioskIdleTests {
             Self.messages(in: logPath).filter { $0.direction == "native-to-web" && $0.type == "response" }.isEmpty,
             "the capture was answered while the person was still at it")
 
-        // Left alone: held past the usual 5 s, warned 3 s before the 20 s, then wiped.
+        // Left alone: held past the usual 5 s, warned 2.5 s before the 20 s, then wiped.
         Thread.sleep(forTimeInterval: 8)
         #expect(!stderr().contains("the session was wiped"), "a waiting capture window did not hold the reset")
         try waitFor("the idle warning", limit: 15, process: process) { stderr().contains("is still there") }

@@ -58,7 +58,10 @@ struct ShellUsageTests {
                 ["--timeout", "inf"],
                 "--timeout must be a number of seconds above 0 (at most 604800, a week), not 'inf'"
             ),
-            (["--timeout", "1e9"], "--timeout must be a number of seconds above 0 (at most 604800, a week), not 1e9"),
+            (
+                ["--timeout", "1e9"],
+                "--timeout must be a number of seconds above 0 (at most 604800, a week), not '1e9'"
+            ),
             (
                 ["--auto-capture", "-1"],
                 "--auto-capture must be a number of seconds 0 or more (at most 3600, an hour), not -1"

@@ -385,6 +385,16 @@ public final class CaptureCoordinator {
         return result
     }
 
+    /// Closes every capture window without reporting (their requests were settled with the page
+    /// that sent them) and drops the photos being prepared.
+    func closeWindowsForGonePage() {
+        for (kind, window) in windows {
+            window.close()
+            photoTaken(nil, kind: kind)
+        }
+        windows.removeAll()
+    }
+
     /// Whether an answer is being prepared for a photo of `kind` under review.
     func isPreparingPhoto(for kind: CaptureKind) -> Bool { preparations[kind] != nil }
 

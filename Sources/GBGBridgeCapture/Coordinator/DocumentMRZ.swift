@@ -18,10 +18,11 @@ public struct MRZReadingSetup: Sendable, Equatable {
         self.modelPath = modelPath
     }
 
-    /// Whether the model file exists and loads (a few milliseconds).
+    /// Whether the model file exists, holds together and loads: Tesseract loads it in a child
+    /// process, so that a file that crashes it cannot end the caller (a few milliseconds).
     public func check() -> OCREngineError? {
         do {
-            _ = try OCREngine(modelPath: modelPath)
+            try OCREngine.checkModelLoads(modelPath: modelPath)
             return nil
         } catch {
             return error

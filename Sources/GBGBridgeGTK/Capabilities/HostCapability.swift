@@ -7,6 +7,11 @@ import GBGBridge
 /// In a run: ``install()`` once, before the journey window opens; ``parentWindow`` set to the
 /// journey window once it has opened; ``answerUnhandled(_:on:)`` for each request the host
 /// routes as unhandled, until one capability takes it; ``stop()`` once, when the run ends.
+///
+/// It also hears the journey's life, from the journey window (``BridgeJourneyWindow/capabilities``):
+/// ``pageDidReset()`` when the page it served is gone, ``sessionDidEnd()`` when a kiosk session is
+/// wiped for the next person. At each it closes its windows and forgets what it held; the requests
+/// of the page that went were already settled by the host's reset (``BridgeHost/resetForNewPage(reason:)``).
 @MainActor
 public protocol HostCapability: AnyObject {
     /// Offers the capability on its host: sets its handlers and looks for its device.
@@ -22,6 +27,15 @@ public protocol HostCapability: AnyObject {
     /// Ends the capability's work at the end of the run: stops watching for devices and
     /// cancels work in progress.
     func stop()
+
+    /// The page the capability served is gone (the journey navigated or reloaded, or its web
+    /// process died): closes the capability's windows and drops the work and state that belonged
+    /// to that page. Called again for the same page does nothing more.
+    func pageDidReset()
+
+    /// The session ended (a kiosk's wipe before the next person): everything of
+    /// ``pageDidReset()``, and forgets whatever the capability kept from the session.
+    func sessionDidEnd()
 }
 
 extension HostCapability {
@@ -30,4 +44,10 @@ extension HostCapability {
 
     /// Does nothing.
     public func stop() {}
+
+    /// Does nothing.
+    public func pageDidReset() {}
+
+    /// Calls ``pageDidReset()``.
+    public func sessionDidEnd() { pageDidReset() }
 }

@@ -161,7 +161,9 @@ extension BridgeJourneyWindow {
 
     /// Wipes every trace of the session and starts the journey again at ``url``, without
     /// waiting for the page:
-    /// 1. the host is reset (pending requests settled, captures cancelled);
+    /// 1. the host is reset (pending requests settled, captures cancelled), and every capability
+    ///    hears that the session ended (``HostCapability/sessionDidEnd()``): it closes its windows
+    ///    (the capture window, the chip-reading window) and forgets what it held;
     /// 2. the web process is terminated, and with it everything the page holds in memory and
     ///    anything that could hold the reset back: an open `alert()`, a `beforeunload` handler,
     ///    a loop that never returns, the same in a cross-origin frame;
@@ -186,6 +188,7 @@ extension BridgeJourneyWindow {
         isJourneyInProgress = false
         host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
         host.forgetDocumentCaptures()
+        for capability in capabilities { capability.sessionDidEnd() }
         hideNotice()
         webkit_web_view_terminate_web_process(webView)
         if let context = webContext, let manager = webkit_web_context_get_website_data_manager(context) {

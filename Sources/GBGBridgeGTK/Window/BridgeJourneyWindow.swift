@@ -111,6 +111,10 @@ public final class BridgeJourneyWindow {
     public var onIdleWarningAnswered: (@MainActor () -> Void)?
     /// Called once the window has been destroyed.
     public var onClosed: (@MainActor () -> Void)?
+    /// The app's capabilities, told of the journey's life: ``HostCapability/pageDidReset()`` when
+    /// a new document replaces the page or its web process dies, ``HostCapability/sessionDidEnd()``
+    /// when a kiosk session is wiped (``resetSession(reason:)``).
+    public var capabilities: [any HostCapability] = []
     /// Called with each context menu WebKit is about to show, after the window removed the
     /// navigation items (kiosk mode shows none and does not call it). Return `true` to show no
     /// menu; a menu left empty is not shown either.
@@ -467,11 +471,13 @@ public final class BridgeJourneyWindow {
         transport.lifecycle.subscribe { [unowned self] event in
             switch event {
             case .loadStarted: currentLoadFailure = nil
-            case .committed: break
+            case .committed: for capability in capabilities { capability.pageDidReset() }
             case .ready(let isNewDocument): documentReady(isNewDocument: isNewDocument)
             case .loadFinished: if !isResetting { pageLoaded() }
             case .loadFailed(let failure): pageFailed(failure)
-            case .webProcessTerminated(let reason): if !isResetting { webProcessTerminated(reason) }
+            case .webProcessTerminated(let reason):
+                for capability in capabilities { capability.pageDidReset() }
+                if !isResetting { webProcessTerminated(reason) }
             }
         }
 

@@ -1,0 +1,139 @@
+import CTesseract
+import Glibc
+
+extension OCREngine {
+    /// The largest model file accepted, in bytes. Tesseract reads a model whole; the OCR-B model is
+    /// 318 KB and the largest of Tesseract's published models about 60 MB.
+    public static let maximumModelBytes = 128 * 1024 * 1024
+    /// How long ``checkModelLoads(modelPath:)`` lets Tesseract load a model, in milliseconds (the
+    /// OCR-B model takes a few).
+    public static let modelLoadDeadlineMilliseconds = 10_000
+
+    /// Checks the file at `modelPath` before Tesseract sees it: a regular readable file named
+    /// `NAME.traineddata`, at most ``maximumModelBytes`` (from its size, before anything is read),
+    /// whose table of contents and the start of the components the engine loads hold together
+    /// (``TrainedDataLayout``). Reads a few hundred bytes at most.
+    public static func checkModelFile(_ modelPath: String) throws(OCREngineError) {
+        var info = stat()
+        guard modelPath.hasSuffix(".traineddata"), stat(modelPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
+        else { throw .modelNotFound(path: modelPath) }
+        guard info.st_size <= maximumModelBytes else {
+            let limit = "\(maximumModelBytes / (1024 * 1024)) MiB"
+            throw .modelInvalid(
+                path: modelPath, reason: "it is \(info.st_size) bytes, more than the \(limit) a model may have")
+        }
+        let descriptor = open(modelPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .modelNotFound(path: modelPath) }
+        defer { close(descriptor) }
+        let fileSize = Int(info.st_size)
+        do throws(TrainedDataLayout.Problem) {
+            let layout = try TrainedDataLayout(
+                header: read(descriptor, TrainedDataLayout.maximumHeaderBytes, at: 0), fileSize: fileSize)
+            var prefixes: [TrainedDataLayout.Component: [UInt8]] = [:]
+            for (component, range) in layout.contentPrefixes {
+                prefixes[component] = read(descriptor, range.count, at: range.lowerBound)
+            }
+            try layout.checkContents(prefixes)
+        } catch {
+            throw .modelInvalid(path: modelPath, reason: error.description)
+        }
+    }
+
+    /// Checks the model file (``checkModelFile(_:)``), then has Tesseract load it in a child process,
+    /// so that a file that passes the checks but still makes Tesseract abort, run out of memory or
+    /// loop cannot take the calling process down. Returns when the child has loaded the model;
+    /// throws ``OCREngineError/modelInvalid(path:reason:)`` when it crashed or took longer than
+    /// ``modelLoadDeadlineMilliseconds``, ``OCREngineError/modelUnusable(path:)`` when Tesseract
+    /// refused the file.
+    public static func checkModelLoads(modelPath: String) throws(OCREngineError) {
+        try checkModelFile(modelPath)
+        guard let location = ModelLocation(modelPath) else { throw .modelUnusable(path: modelPath) }
+        let directory = strdup(location.directory)
+        let language = strdup(location.language)
+        let debugName = strdup("debug_file")
+        let debugValue = strdup("/dev/null")
+        let names = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+        let values = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+        names.initialize(to: debugName)
+        values.initialize(to: debugValue)
+        defer {
+            for copy in [directory, language, debugName, debugValue] { free(copy) }
+            names.deallocate()
+            values.deallocate()
+        }
+        // The child may use twice what the process has mapped now, and a few seconds of CPU.
+        let addressLimit = currentAddressSpace() + 2 * 1024 * 1024 * 1024
+        let child = fork()
+        guard child >= 0 else { throw .modelUnusable(path: modelPath) }
+        if child == 0 {
+            // Only C calls from here on: another thread of the parent may have held a lock of the
+            // Swift runtime at the fork.
+            var memory = rlimit(rlim_cur: rlim_t(addressLimit), rlim_max: rlim_t(addressLimit))
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
+            var processor = rlimit(rlim_cur: 15, rlim_max: 15)
+            setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &processor)
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0 {
+                dup2(null, 1)
+                dup2(null, 2)
+            }
+            guard let api = TessBaseAPICreate() else { _exit(1) }
+            let status = TessBaseAPIInit4(
+                api, directory, language, OEM_TESSERACT_ONLY, nil, 0, names, values, 1, 0)
+            _exit(status == 0 ? 0 : 1)
+        }
+        var status: Int32 = 0
+        let deadline = monotonicMilliseconds() + modelLoadDeadlineMilliseconds
+        while true {
+            let finished = waitpid(child, &status, WNOHANG)
+            if finished == child { break }
+            if finished < 0, errno != EINTR { throw .modelUnusable(path: modelPath) }
+            if monotonicMilliseconds() > deadline {
+                kill(child, SIGKILL)
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                throw .modelInvalid(
+                    path: modelPath,
+                    reason: "Tesseract did not finish loading it within \(modelLoadDeadlineMilliseconds / 1000) s")
+            }
+            usleep(2000)
+        }
+        let signal = status & 0x7F
+        if signal != 0 {
+            throw .modelInvalid(path: modelPath, reason: "Tesseract stopped with signal \(signal) while loading it")
+        }
+        guard (status >> 8) & 0xFF == 0 else { throw .modelUnusable(path: modelPath) }
+    }
+
+    /// Up to `count` bytes of the file at `offset`.
+    private static func read(_ descriptor: Int32, _ count: Int, at offset: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// The bytes of address space the process has mapped (the first number of
+    /// `/proc/self/statm`, in pages), or 1 GiB when unknown.
+    private static func currentAddressSpace() -> Int {
+        let fallback = 1024 * 1024 * 1024
+        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return fallback }
+        defer { close(descriptor) }
+        let text = String(decoding: read(descriptor, 128, at: 0), as: UTF8.self)
+        guard let first = text.split(separator: " ").first, let pages = Int(first) else { return fallback }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+}
