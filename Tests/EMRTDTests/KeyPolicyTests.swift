@@ -118,6 +118,44 @@ struct KeyPolicyTests {
                 == "the key is on a 112-bit curve that is not one of ICAO's standardized curves")
     }
 
+    /// DG14 offering ECDH-AES-128 Chip Authentication with a key on the curve `parameters`, at `point`.
+    static func dataGroup14(parameters: [UInt8], point: [UInt8]) -> [UInt8] {
+        let protocolInfo = TLV.encode(
+            tag: 0x30,
+            value: TLV.encode(tag: 0x06, value: SecurityOptions.chipAuthenticationPrefix + [0x02, 0x02])
+                + TLV.encode(tag: 0x02, value: [1]))
+        let algorithm = TLV.encode(tag: 0x30, value: TLV.encode(tag: 0x06, value: KeyPolicy.ecPublicKey) + parameters)
+        let keyInfo = TLV.encode(
+            tag: 0x30,
+            value: TLV.encode(tag: 0x06, value: SecurityOptions.publicKeyPrefix + [0x02])
+                + TLV.encode(tag: 0x30, value: algorithm + TLV.encode(tag: 0x03, value: [0] + point)))
+        return TLV.encode(tag: 0x6E, value: TLV.encode(tag: 0x31, value: protocolInfo + keyInfo))
+    }
+
+    @Test("a chip's Chip Authentication key on secp112r1, or DG15 with e = 1, is found weak where the verdict is made")
+    func weakChipKeysAreFoundInTheFilesRead() {
+        // secp112r1's generator as the chip's public key.
+        let point = Self.hex("0409487239995a5ee76b55f9c2f098a89ce5af8724c0a23e0e0ff77500")
+        let chip = ChipAuthenticity(status: .valid, algorithm: "ECDH-AES-128")
+        func contents(_ files: [LDSFile: [UInt8]]) -> ChipContents {
+            ChipContents(files: files, accessControl: "BAC", commandCount: 0, timings: [], chipAuthentication: chip)
+        }
+        for parameters in [Self.secp112r1, Self.explicitSecp112r1] {
+            let weak = contents([.dg14: Self.dataGroup14(parameters: parameters, point: point)])
+            #expect(PassportReader.chipAuthenticationKeyProblem(weak)?.contains("112-bit curve") == true)
+        }
+        let p256Point = Self.hex(
+            "046b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c2964fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+        )
+        let strong = contents([.dg14: Self.dataGroup14(parameters: Self.explicitP256, point: p256Point)])
+        #expect(PassportReader.chipAuthenticationKeyProblem(strong) == nil)
+        let dg15 = TLV.encode(tag: 0x6F, value: Self.rsaKeyInfo(bits: 2048, exponent: [1]))
+        #expect(
+            PassportReader.activeAuthenticationKeyProblem(contents([.dg15: dg15]))
+                == "the RSA key's public exponent is 1")
+        #expect(PassportReader.activeAuthenticationKeyProblem(contents([:])) == nil)
+    }
+
     @Test("what cannot be read is refused, never passed")
     func unreadableKeysAreRefused() {
         let role = KeyPolicy.Role.activeAuthentication

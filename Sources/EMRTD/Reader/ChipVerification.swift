@@ -117,7 +117,7 @@ extension PassportReader {
 
     /// Why the key Chip Authentication ran with (DG14's) proves nothing, when it does not.
     /// PACE-CAM's key is on one of PACE's standardized curves, all of which the key policy accepts.
-    private static func chipAuthenticationKeyProblem(_ contents: ChipContents) -> String? {
+    static func chipAuthenticationKeyProblem(_ contents: ChipContents) -> String? {
         guard contents.chipAuthentication.algorithm?.hasPrefix("PACE-CAM") != true,
             let file = contents.files[.dg14], let options = try? SecurityOptions(dataGroup14: file),
             case .supported(let key) = options.chipAuthentication
@@ -126,7 +126,7 @@ extension PassportReader {
     }
 
     /// Why DG15's key proves nothing, when it does not.
-    private static func activeAuthenticationKeyProblem(_ contents: ChipContents) -> String? {
+    static func activeAuthenticationKeyProblem(_ contents: ChipContents) -> String? {
         contents.files[.dg15].flatMap { KeyPolicy.problem(dataGroup15: $0) }
     }
 
