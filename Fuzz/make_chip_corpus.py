@@ -106,6 +106,23 @@ def tlv_seeds(generated):
     return seeds
 
 
+def list_and_weak_key_seeds():
+    """Seeds by target: DG11 and DG12 lists as ICAO Doc 9303-10 counts them (A0, 02, then 5F0F or
+    5F1A), and DG15 keys the key policy refuses (RSA with e = 1, RSA-512, secp112r1)."""
+    tlv = make_passport.tlv
+    other_names = tlv(0xA0, tlv(0x02, b"\x02") + tlv(0x5F0F, b"LINDQVIST<<ANNA") + tlv(0x5F0F, b"BERG<<A"))
+    other_persons = tlv(0xA0, tlv(0x02, b"\x01") + tlv(0x5F1A, b"ERIKSSON<<LARS"))
+    seeds = {
+        "dg11": {"other-names-counted.bin": tlv(0x6B, tlv(0x5F0E, b"ERIKSSON<<ANNA<MARIA") + other_names)},
+        "dg12": {"other-persons-counted.bin": tlv(0x6C, tlv(0x5F19, b"UTOPIA") + other_persons)},
+        "dg15": {},
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        for kind in ["exponent-1", "rsa512", "secp112r1"]:
+            seeds["dg15"][f"weak-{kind}.bin"] = tlv(0x6F, make_passport.weak_active_auth_key(Path(scratch), kind))
+    return seeds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "Fuzz" / "Corpus-chip")
@@ -130,6 +147,8 @@ def main():
     corpora["cardAccess"] = {
         "pace-gm.bin": virtual_passport.CARD_ACCESS_CONTENT, "pace-cam-and-gm.bin": virtual_passport.CARD_ACCESS_WITH_CAM}
     corpora["tlv"] = tlv_seeds(generated)
+    for target, seeds in list_and_weak_key_seeds().items():
+        corpora[target].update(seeds)
     for target, seeds in corpora.items():
         folder = options.out / target
         shutil.rmtree(folder, ignore_errors=True)

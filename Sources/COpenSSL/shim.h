@@ -91,6 +91,23 @@ static inline int gbg_cms_signing_time(CMS_SignerInfo *signer, long long *second
     return 1;
 }
 
+/* Whether a SignerInfo's signed attributes agree with the content (RFC 5652 5.3, ICAO Doc 9303-10 4.6.2):
+   0 when it has none, 1 when it has exactly one contentType attribute, of one value, equal to the
+   eContentType, and exactly one messageDigest attribute of one value; -1 when contentType is missing,
+   repeated or not an object identifier, -2 when it differs from the eContentType, -3 when
+   messageDigest is missing, repeated or not an octet string. */
+static inline int gbg_cms_signed_attributes_agree(CMS_ContentInfo *cms, CMS_SignerInfo *signer) {
+    if (CMS_signed_get_attr_count(signer) <= 0) return 0;
+    ASN1_OBJECT *claimed = (ASN1_OBJECT *)CMS_signed_get0_data_by_OBJ(
+        signer, OBJ_nid2obj(NID_pkcs9_contentType), -3, V_ASN1_OBJECT);
+    if (claimed == NULL) return -1;
+    const ASN1_OBJECT *content = CMS_get0_eContentType(cms);
+    if (content == NULL || OBJ_cmp(claimed, content) != 0) return -2;
+    if (CMS_signed_get0_data_by_OBJ(signer, OBJ_nid2obj(NID_pkcs9_messageDigest), -3, V_ASN1_OCTET_STRING) == NULL)
+        return -3;
+    return 1;
+}
+
 /* The object identifier of the encapsulated content (e.g. "2.23.136.1.1.1"), written to `out`. */
 static inline int gbg_cms_content_type(CMS_ContentInfo *cms, char *out, int length) {
     const ASN1_OBJECT *type = CMS_get0_eContentType(cms);

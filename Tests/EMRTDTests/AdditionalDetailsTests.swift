@@ -16,13 +16,19 @@ struct AdditionalDetailsTests {
             + element(0x5F17, "L898902C<X1234567")
             + TLV.encode(
                 tag: 0xA0,
-                value: TLV.encode(tag: 0x02, value: [2]) + element(0x0F, "LINDQVIST<<ANNA") + element(0x0F, "BERG<<A")))
+                value: TLV.encode(tag: 0x02, value: [2]) + element(0x5F0F, "LINDQVIST<<ANNA")
+                    + element(0x5F0F, "BERG<<A")))
 
     static let dataGroup12 = TLV.encode(
         tag: 0x6C,
         value: element(0x5F19, "UTOPIA PASSPORT OFFICE") + element(0x5F26, "20120415")
             + element(0x5F55, "20120415093000") + element(0x5F1B, "NONE")
             + TLV.encode(tag: 0x5F1D, value: [0xFF, 0xD8, 0xFF]))
+
+    /// DG11 with other names as ICAO Doc 9303-10 writes them: `A0 { 02 count, 5F0F name, ... }`.
+    static func dataGroup11(otherNames list: [UInt8]) -> [UInt8] {
+        TLV.encode(tag: 0x6B, value: element(0x5F0E, "ERIKSSON<<ANNA<MARIA") + TLV.encode(tag: 0xA0, value: list))
+    }
 
     @Test("DG11 gives the full name, birth date and place, address, other names and other document numbers")
     func personalDetails() throws {
@@ -36,6 +42,48 @@ struct AdditionalDetailsTests {
             details.lists == [
                 "otherNames": ["LINDQVIST, ANNA", "BERG, A"], "otherTravelDocumentNumbers": ["L898902C", "X1234567"],
             ])
+    }
+
+    @Test("other names and other persons: 5F0F and 5F1A in a counted A0 template")
+    func countedListsPerICAO() throws {
+        let three =
+            TLV.encode(tag: 0x02, value: [3]) + Self.element(0x5F0F, "A<<B") + Self.element(0x5F0F, "C<<D")
+            + Self.element(0x5F0F, "E<<F")
+        #expect(
+            try AdditionalDetails(dataGroup11: Self.dataGroup11(otherNames: three)).lists["otherNames"] == [
+                "A, B", "C, D", "E, F",
+            ])
+        let persons = TLV.encode(
+            tag: 0x6C,
+            value: TLV.encode(
+                tag: 0xA0,
+                value: TLV.encode(tag: 0x02, value: [2]) + Self.element(0x5F1A, "ERIKSSON<<LARS")
+                    + Self.element(0x5F1A, "ERIKSSON<<EVA")))
+        #expect(
+            try AdditionalDetails(dataGroup12: persons).lists == ["otherPersons": ["ERIKSSON, LARS", "ERIKSSON, EVA"]])
+        // An other name outside a template, as some issuers write it, still counts.
+        let loose = TLV.encode(tag: 0x6B, value: Self.element(0x5F0F, "LINDQVIST<<ANNA"))
+        #expect(try AdditionalDetails(dataGroup11: loose).lists == ["otherNames": ["LINDQVIST, ANNA"]])
+    }
+
+    @Test("a list whose count disagrees, that has no count, or holds other tags is refused; a bare 0F is no name")
+    func badListsAreRefused() throws {
+        let name = Self.element(0x5F0F, "LINDQVIST<<ANNA")
+        for list in [
+            TLV.encode(tag: 0x02, value: [2]) + name, TLV.encode(tag: 0x02, value: [0]) + name, name,
+            TLV.encode(tag: 0x02, value: [1]) + Self.element(0x0F, "LINDQVIST<<ANNA"),
+            TLV.encode(tag: 0x02, value: [1, 0]) + name,
+            TLV.encode(tag: 0x02, value: [1]) + TLV.encode(tag: 0xA0, value: TLV.encode(tag: 0x02, value: [0])),
+        ] {
+            #expect(throws: ChipError.self) { try AdditionalDetails(dataGroup11: Self.dataGroup11(otherNames: list)) }
+        }
+        let bare = TLV.encode(tag: 0x6B, value: Self.element(0x0F, "LINDQVIST<<ANNA"))
+        #expect(try AdditionalDetails(dataGroup11: bare).lists == [:])
+        // At most 99 names.
+        let many = TLV.encode(tag: 0x02, value: [120]) + (0..<120).flatMap { _ in name }
+        #expect(throws: ChipError.self) { try AdditionalDetails(dataGroup11: Self.dataGroup11(otherNames: many)) }
+        let loose = TLV.encode(tag: 0x6B, value: (0..<120).flatMap { _ in name })
+        #expect(throws: ChipError.self) { try AdditionalDetails(dataGroup11: loose) }
     }
 
     @Test("DG12 gives the issuing authority, dates and endorsements, and leaves its images out")

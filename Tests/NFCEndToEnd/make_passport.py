@@ -47,9 +47,11 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from cryptography.x509.oid import NameOID
 from PIL import Image, ImageDraw
+
+from virtual_passport import ec_multiply
 
 # id-CA-ECDH-3DES-CBC-CBC and id-CA-ECDH-AES-CBC-CMAC-128 (0.4.0.127.0.7.2.2.3.2.1 and .2).
 CHIP_AUTH_OIDS = {"3des": bytes.fromhex("04007F00070202030201"), "aes": bytes.fromhex("04007F00070202030202")}
@@ -92,7 +94,30 @@ FORGERIES = {
     "card-security-signer-confusion": "the genuine EF.SOD, and an EF.CardSecurity offering the chip's own fresh "
                                       "key, carrying [the genuine Document Signer, the attacker's signer] and "
                                       "signed by the attacker's; needs --chip-auth",
+    "weak-aa-exponent-1": "DG15 holds an RSA-2048 key with public exponent 1, so the chip answers Active "
+                          "Authentication with no private key at all; needs --active-auth rsa",
+    "weak-aa-rsa512": "DG15 holds an RSA-512 key (the chip holds its private key); needs --active-auth rsa",
+    "weak-aa-secp112r1": "DG15 holds an ECDSA key on secp112r1 (the chip holds its private key); needs --active-auth ec",
+    "weak-signer": "EF.SOD signed by a Document Signer of the test CSCA with an RSA-512 key, exponent 3",
+    "signer-key-cert-sign": "EF.SOD signed by a Document Signer (no CA flag) whose key usage adds keyCertSign",
+    "key-of-another-document": "genuine data and EF.SOD, but the chip opens with the key of document K03X99999 "
+                               "(passport.json gives that key), as an emulator of copied data does",
+    "sod-duplicate-dg1": "EF.SOD lists DG1 twice: first a wrong hash, then the right one (the last entry would win)",
+    "sod-duplicate-dg1-right-first": "EF.SOD lists DG1 twice: first the right hash, then a wrong one",
+    "sod-unknown-version": "the LDSSecurityObject has version 2, which ICAO Doc 9303-10 does not know",
+    "sod-content-type-attribute": "EF.SOD's signed contentType attribute says id-data while its content is an "
+                                  "LDS Security Object (signed properly over those attributes)",
 }
+
+# secp112r1 (SEC 2): p, a, b, the generator and its order; no library here signs on it.
+SECP112R1 = {
+    "p": 0xDB7C2ABF62E35E668076BEAD208B, "a": 0xDB7C2ABF62E35E668076BEAD2088, "b": 0x659EF8BA043916EEDE8911702B22,
+    "gx": 0x09487239995A5EE76B55F9C2F098, "gy": 0xA89CE5AF8724C0A23E0E0FF77500, "n": 0xDB7C2ABF62E35E7628DFAC6561C5,
+}
+# id-ecPublicKey (1.2.840.10045.2.1), secp112r1 (1.3.132.0.6), rsaEncryption (1.2.840.113549.1.1.1).
+EC_PUBLIC_KEY_OID = bytes.fromhex("2A8648CE3D0201")
+SECP112R1_OID = bytes.fromhex("2B81040006")
+RSA_ENCRYPTION_OID = bytes.fromhex("2A864886F70D010101")
 
 
 def der_length(length):
@@ -193,7 +218,8 @@ def extra_details():
         (0x5F0E, b"ERIKSSON<<ANNA<MARIA"), (0x5F10, b"UTO-1969-0806-4"), (0x5F2B, b"19690806"),
         (0x5F11, b"ZENITH<UTO"), (0x5F42, b"12 HARBOUR ROAD<ZENITH<UTO"), (0x5F13, b"CARTOGRAPHER"),
     ]
-    other_names = tlv(0xA0, tlv(0x02, b"\x01") + tlv(0x0F, b"LINDQVIST<<ANNA"))
+    # Other names: 5F0F elements in an A0 template, after their count (02).
+    other_names = tlv(0xA0, tlv(0x02, b"\x01") + tlv(0x5F0F, b"LINDQVIST<<ANNA"))
     dg11 = tlv(0x6B, tlv(0x5C, b"".join(tag.to_bytes(2, "big") for tag, _ in personal) + b"\x5f\x0f")
                + b"".join(tlv(tag, value) for tag, value in personal) + other_names)
     document = [
@@ -432,6 +458,14 @@ class Forgery:
     genuine_signer_info: bool = False
     swapped_dg1: bool = False
     fresh_chip_key: bool = False
+    # "exponent-1", "rsa512" or "secp112r1": DG15's key (and the chip's) replaced by a weak one.
+    weak_active_auth: str = None
+    # Another document's number: the key the chip opens with.
+    chip_key_number: str = None
+    # "duplicate-dg1", "duplicate-dg1-right-first" or "unknown-version": the LDSSecurityObject's own fault.
+    security_object_fault: str = None
+    # The contentType signed attribute changed to id-data (and the attributes signed again).
+    content_type_attribute: bool = False
 
 
 def attacker_authority(folder, key_type):
@@ -513,6 +547,26 @@ def plan_forgery(kind, folder, key_type):
         issue(folder, "attacker-self-signed-ds", CertificateRequest(
             distinguished_name("ZZ", "Mallory Test", "Mallory Test Self-Signed Signer"), new_key(key_type)))
         return Forgery(Signer("attacker-self-signed-ds.pem", "attacker-self-signed-ds.key"))
+    if kind.startswith("weak-aa-"):
+        return Forgery(weak_active_auth=kind[len("weak-aa-"):])
+    if kind == "weak-signer":
+        openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:512", "-pkeyopt", "rsa_keygen_pubexp:3",
+                "-out", "weak-ds-own.key", cwd=folder)
+        issue(folder, "weak-ds", CertificateRequest(
+            distinguished_name("UT", "Utopia Test", "Utopia Test Weak Document Signer"), load_key(folder, "weak-ds-own"),
+            issuer=csca.subject, issuer_key=csca_key))
+        return Forgery(Signer("weak-ds.pem", "weak-ds.key"))
+    if kind == "signer-key-cert-sign":
+        issue(folder, "cert-signing-ds", CertificateRequest(
+            distinguished_name("UT", "Utopia Test", "Utopia Test Certificate-Signing Signer"), new_key(key_type),
+            issuer=csca.subject, issuer_key=csca_key, uses=("digital_signature", "key_cert_sign")))
+        return Forgery(Signer("cert-signing-ds.pem", "cert-signing-ds.key"))
+    if kind == "key-of-another-document":
+        return Forgery(chip_key_number="K03X99999")
+    if kind.startswith("sod-") and kind != "sod-content-type-attribute":
+        return Forgery(security_object_fault=kind[len("sod-"):])
+    if kind == "sod-content-type-attribute":
+        return Forgery(content_type_attribute=True)
     if kind == "card-security-signer-confusion":
         signer = attacker_authority(folder, key_type)
         return Forgery(card_security_signer=Signer(signer.certificate, signer.key, decoys=("ds.pem",)),
@@ -530,13 +584,68 @@ def card_security(public_key):
     ]
 
 
-def lds_security_object(groups):
-    """LDSSecurityObject (version 0, SHA-256) over the complete data group files."""
+def lds_security_object(groups, fault=None):
+    """LDSSecurityObject (version 0, SHA-256) over the complete data group files; `fault` as in Forgery."""
     sha256 = tlv(0x30, tlv(0x06, bytes.fromhex("608648016503040201")))
-    hashes = b"".join(
-        tlv(0x30, tlv(0x02, bytes([number])) + tlv(0x04, hashlib.sha256(content).digest()))
-        for number, content in sorted(groups.items()))
-    return tlv(0x30, tlv(0x02, b"\x00") + sha256 + tlv(0x30, hashes))
+    entries = [tlv(0x30, tlv(0x02, bytes([number])) + tlv(0x04, hashlib.sha256(content).digest()))
+               for number, content in sorted(groups.items())]
+    if fault in ("duplicate-dg1", "duplicate-dg1-right-first"):
+        wrong = tlv(0x30, tlv(0x02, b"\x01") + tlv(0x04, hashlib.sha256(b"another holder").digest()))
+        entries = [wrong, *entries] if fault == "duplicate-dg1" else [entries[0], wrong, *entries[1:]]
+    version = b"\x02" if fault == "unknown-version" else b"\x00"
+    return tlv(0x30, tlv(0x02, version) + sha256 + tlv(0x30, b"".join(entries)))
+
+
+def with_content_type_attribute(folder, signed, signer, content_type_oid):
+    """`signed` with its contentType signed attribute set to `content_type_oid` (DER content) and the
+    attributes signed again with the signer's key, so that only the disagreement is wrong."""
+    fields = signed_data_fields(signed)
+    signer_info = der_children(content_of(fields[-1]))[0]
+    parts = der_children(content_of(signer_info))
+    index = next(i for i, part in enumerate(parts) if part[0] == 0xA0)
+    content_type = tlv(0x06, bytes.fromhex("2A864886F70D010903"))
+    attributes = [tlv(0x30, content_type + tlv(0x31, tlv(0x06, content_type_oid)))
+                  if der_children(content_of(attribute))[0] == content_type else attribute
+                  for attribute in der_children(content_of(parts[index]))]
+    attributes.sort()
+    key = load_key(folder, signer.key.removesuffix(".key"))
+    to_sign = tlv(0x31, b"".join(attributes))
+    if isinstance(key, rsa.RSAPrivateKey):
+        signature = key.sign(to_sign, padding.PKCS1v15(), hashes.SHA256())
+    else:
+        signature = key.sign(to_sign, ec.ECDSA(hashes.SHA256()))
+    parts[index] = tlv(0xA0, b"".join(attributes))
+    parts[index + 2] = tlv(0x04, signature)
+    fields[-1] = tlv(0x31, tlv(0x30, b"".join(parts)))
+    return content_info(fields)
+
+
+def weak_active_auth_key(folder, kind):
+    """DG15's SubjectPublicKeyInfo for a weak key of `kind`, with what the chip needs to answer in
+    aa-raw.json: for exponent-1, the modulus of a fresh RSA-2048 key with e = 1 (the "signature" is
+    the message itself); for rsa512, an RSA-512 key; for secp112r1, a key on that curve."""
+    (folder / "aa.key").unlink(missing_ok=True)
+    if kind == "secp112r1":
+        curve = SECP112R1
+        private = int.from_bytes(hashlib.sha256(b"weak" + str(folder).encode()).digest(), "big") % (curve["n"] - 1) + 1
+        x, y = ec_multiply(curve, private, (curve["gx"], curve["gy"]))
+        (folder / "aa-raw.json").write_text(json.dumps({"kind": "ecdsa", **{k: hex(v) for k, v in curve.items()},
+                                                        "d": hex(private)}))
+        algorithm = tlv(0x30, tlv(0x06, EC_PUBLIC_KEY_OID) + tlv(0x06, SECP112R1_OID))
+        return tlv(0x30, algorithm + tlv(0x03, b"\x00\x04" + x.to_bytes(14, "big") + y.to_bytes(14, "big")))
+    if kind == "rsa512":
+        openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:512", "-out", "aa-weak.key", cwd=folder)
+        numbers = load_key(folder, "aa-weak").private_numbers()
+        modulus, exponent, private = numbers.public_numbers.n, numbers.public_numbers.e, numbers.d
+    else:
+        modulus, exponent, private = rsa.generate_private_key(65537, 2048).public_key().public_numbers().n, 1, 1
+    (folder / "aa-raw.json").write_text(json.dumps({"kind": "rsa", "n": hex(modulus), "d": hex(private)}))
+
+    def integer(value):
+        return tlv(0x02, value.to_bytes(value.bit_length() // 8 + 1, "big"))
+
+    algorithm = tlv(0x30, tlv(0x06, RSA_ENCRYPTION_OID) + b"\x05\x00")
+    return tlv(0x30, algorithm + tlv(0x03, b"\x00" + tlv(0x30, integer(modulus) + integer(exponent))))
 
 
 def main():
@@ -562,12 +671,15 @@ def main():
     options = parser.parse_args()
     if options.forge == "forged-dg15" and options.active_auth == "none":
         parser.error("--forge forged-dg15 needs --active-auth")
+    if options.forge and options.forge.startswith("weak-aa-") and options.active_auth != (
+            "ec" if options.forge == "weak-aa-secp112r1" else "rsa"):
+        parser.error(f"--forge {options.forge} needs --active-auth {'ec' if 'secp' in options.forge else 'rsa'}")
     if options.forge == "card-security-signer-confusion" and options.chip_auth == "none":
         parser.error("--forge card-security-signer-confusion needs --chip-auth")
     folder = options.out.resolve()
     folder.mkdir(parents=True, exist_ok=True)
     # Left from an earlier run into the same folder, these would make the chip offer what this passport does not.
-    for name in ["DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "CardSecurity.bin", "ca.key", "aa.key"]:
+    for name in ["DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "CardSecurity.bin", "ca.key", "aa.key", "aa-raw.json"]:
         (folder / name).unlink(missing_ok=True)
 
     number = options.document_number.upper()
@@ -617,12 +729,18 @@ def main():
         if options.active_auth != "none" and options.clone:
             make_key(folder, "aa", options.active_auth)
 
+    if forgery.weak_active_auth:
+        groups[15] = tlv(0x6F, weak_active_auth_key(folder, forgery.weak_active_auth))
     genuine_groups = dict(groups)
     if forgery.attacker_data:
         # The forger's own holder, with the key fields of the genuine document (so the chip opens as before).
         mrz = td3_mrz(number, options.birth, options.expiry, holder=ATTACKER_HOLDER)
         groups[1] = dg1 = tlv(0x61, tlv(0x5F1F, mrz.replace("\n", "").encode("ascii")))
-    signed = sign(folder, lds_security_object(groups), LDS_SECURITY_OBJECT_TYPE, forgery.sod_signer)
+    signed = sign(folder, lds_security_object(groups, forgery.security_object_fault), LDS_SECURITY_OBJECT_TYPE,
+                  forgery.sod_signer)
+    if forgery.content_type_attribute:
+        # id-data (1.2.840.113549.1.7.1) in the signed attribute, the LDS Security Object in the content.
+        signed = with_content_type_attribute(folder, signed, forgery.sod_signer, bytes.fromhex("2A864886F70D010701"))
     if forgery.genuine_signer_info:
         genuine = sign(folder, lds_security_object(genuine_groups), LDS_SECURITY_OBJECT_TYPE, GENUINE_SIGNER)
         signed = with_signer_info_of(signed, genuine)
@@ -648,7 +766,8 @@ def main():
     for name, content in files:
         (folder / f"{name}.bin").write_bytes(content)
     (folder / "passport.json").write_text(json.dumps({
-        "documentNumber": (options.document_number.upper() + "<" * 9)[:max(9, len(options.document_number))],
+        "documentNumber": forgery.chip_key_number
+        or (options.document_number.upper() + "<" * 9)[:max(9, len(options.document_number))],
         "dateOfBirth": options.birth, "dateOfExpiry": options.expiry, "mrz": mrz, "can": options.can,
         "photoFormat": options.photo_format, "photoBytes": len(image), "tampered": options.tamper,
         "chipAuthentication": options.chip_auth, "activeAuthentication": options.active_auth, "clone": options.clone,

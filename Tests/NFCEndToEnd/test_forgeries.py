@@ -25,7 +25,7 @@ from passport_sandbox import exports, make_passport, sandbox
 from test_nfc_read import JOURNEY, SHELL
 
 NOT_GENUINE_CODES = {"PASSIVE_AUTHENTICATION_INVALID", "CHIP_AUTHENTICATION_INVALID", "ACTIVE_AUTHENTICATION_INVALID",
-                     "KEY_NOT_SIGNED"}
+                     "KEY_NOT_SIGNED", "ACCESS_KEY_MISMATCH"}
 NOT_CHECKED_CODES = {"UNKNOWN_ISSUER", "PASSIVE_AUTHENTICATION_NOT_CHECKED", "NO_CLONE_CHECK"}
 PASSIVE_AUTHENTICATION_CODES = {"invalid": "PASSIVE_AUTHENTICATION_INVALID", "unknownIssuer": "UNKNOWN_ISSUER",
                                 "notChecked": "PASSIVE_AUTHENTICATION_NOT_CHECKED"}
@@ -60,6 +60,16 @@ PASSPORTS = {
     "forged-dg15": ["--forge", "forged-dg15", "--active-auth", "ec"],
     "card-security-signer-confusion": ["--forge", "card-security-signer-confusion", "--chip-auth", "aes"],
     "clone-with-active-auth": ["--active-auth", "ec", "--clone"],
+    "weak-aa-exponent-1": ["--forge", "weak-aa-exponent-1", "--active-auth", "rsa"],
+    "weak-aa-rsa512": ["--forge", "weak-aa-rsa512", "--active-auth", "rsa"],
+    "weak-aa-secp112r1": ["--forge", "weak-aa-secp112r1", "--active-auth", "ec"],
+    "weak-signer": ["--forge", "weak-signer", "--active-auth", "ec"],
+    "signer-key-cert-sign": ["--forge", "signer-key-cert-sign", "--active-auth", "ec"],
+    "key-of-another-document": ["--forge", "key-of-another-document", "--chip-auth", "aes", "--active-auth", "ec"],
+    "sod-duplicate-dg1": ["--forge", "sod-duplicate-dg1", "--active-auth", "ec"],
+    "sod-duplicate-dg1-right-first": ["--forge", "sod-duplicate-dg1-right-first", "--active-auth", "ec"],
+    "sod-unknown-version": ["--forge", "sod-unknown-version", "--active-auth", "ec"],
+    "sod-content-type-attribute": ["--forge", "sod-content-type-attribute", "--active-auth", "ec"],
 }
 
 
@@ -382,6 +392,77 @@ class ForgeryAndHostileChipTests(unittest.TestCase):
         self.assertEqual((verdict["status"], verdict.get("algorithm")), ("unverifiedKey", "PACE-CAM-AES-128"), verdict)
         self.assertEqual(read["chipVerdict"], "notGenuine", read)
         self.assertIn("KEY_NOT_SIGNED", self.codes(read))
+
+    def test_reasons_name_no_file_and_say_each_thing_once(self):
+        # A CSCA store that did not issue this chip's signer, given by its path.
+        foreign = self.passport("genuine") / "foreign-csca.pem"
+        read = self.read("genuine", "--csca", str(foreign), trusted=False)
+        self.assertEqual(read["passiveAuthentication"]["status"], "unknownIssuer")
+        texts = [reason["message"] for reason in read["chipVerdictReasons"]] + [read["passiveAuthentication"]["reason"]]
+        for text in texts:
+            self.assertNotIn(str(self.passport("genuine")), text)
+            self.assertNotIn("foreign-csca", text)
+        self.assertEqual(read["chipVerdictReasons"],
+                         [{"code": "UNKNOWN_ISSUER", "message": "no trusted CSCA issued the Document Signer"}])
+
+    # Forgeries: weak keys
+
+    def test_weak_active_authentication_keys(self):
+        # e = 1 (the chip holds no private key: its "signature" is the message itself), RSA-512,
+        # and secp112r1: each signed by the genuine Document Signer, each proves nothing.
+        for name, weakness in [("weak-aa-exponent-1", "exponent is 1"), ("weak-aa-rsa512", "RSA-512"),
+                               ("weak-aa-secp112r1", "112-bit curve")]:
+            with self.subTest(name):
+                read = self.read(name)
+                self.assertEqual(read["passiveAuthentication"]["status"], "valid", read["passiveAuthentication"])
+                verdict = read["activeAuthentication"]
+                self.assertEqual(verdict["status"], "invalid", verdict)
+                self.assertIn("too weak", verdict["reason"])
+                self.assertIn(weakness, verdict["reason"])
+                self.assertEqual(read["chipVerdict"], "notGenuine")
+                self.assertIn("ACTIVE_AUTHENTICATION_INVALID", self.codes(read))
+
+    def test_weak_document_signer(self):
+        # RSA-512 with e = 3, issued by the trusted CSCA.
+        read = self.read("weak-signer")
+        self.assert_forgery_not_genuine(read, ["invalid"])
+        self.assertIn("RSA-512", read["passiveAuthentication"]["reason"])
+        self.assertEqual(read["chipVerdict"], "notGenuine")
+        # The chip's own proof cannot stand in for a signature that anyone could have made.
+        self.assertNotEqual(read["activeAuthentication"]["status"], "valid")
+
+    def test_signer_that_may_sign_certificates(self):
+        read = self.read("signer-key-cert-sign")
+        self.assert_forgery_not_genuine(read, ["invalid"])
+        self.assertIn("key usage", read["passiveAuthentication"]["reason"])
+        self.assertEqual(read["chipVerdict"], "notGenuine")
+
+    # Forgeries: the chip opens with a key that is not its own
+
+    def test_chip_opened_with_another_documents_key(self):
+        # The journey's key names K03X99999; the chip opens with it and serves the genuine, signed data
+        # of L898902C, with its genuine keys: every signature checks out, only the key gives it away.
+        read = self.read("key-of-another-document")
+        self.assertEqual(read["documentNumber"], "L898902C")
+        self.assertEqual(read["passiveAuthentication"]["status"], "valid", read["passiveAuthentication"])
+        self.assertEqual(read["activeAuthentication"]["status"], "valid", read["activeAuthentication"])
+        self.assertEqual(read["chipVerdict"], "notGenuine", read)
+        self.assertEqual(self.codes(read), ["ACCESS_KEY_MISMATCH"])
+        message = read["chipVerdictReasons"][0]["message"]
+        self.assertIn("document number", message)
+        self.assertNotIn("K03X99999", message)
+        self.assertNotIn("L898902C", message)
+
+    # Forgeries: EF.SOD's own rules
+
+    def test_security_object_rules(self):
+        for name, words in [("sod-duplicate-dg1", "listed twice"), ("sod-duplicate-dg1-right-first", "listed twice"),
+                            ("sod-unknown-version", "version"), ("sod-content-type-attribute", "contentType")]:
+            with self.subTest(name):
+                read = self.read(name)
+                self.assert_forgery_not_genuine(read, ["invalid"])
+                self.assertIn(words, read["passiveAuthentication"]["reason"])
+                self.assertEqual(read["chipVerdict"], "notGenuine")
 
     # Hostile chips
 

@@ -248,6 +248,69 @@ def private_key(path):
         return RSA.import_key(text)
 
 
+def ec_multiply(curve, scalar, point):
+    """`scalar` * `point` on a short Weierstrass curve (affine coordinates, double and add)."""
+    p, a = curve["p"], curve["a"]
+
+    def add(first, second):
+        if first is None:
+            return second
+        if second is None:
+            return first
+        if first[0] == second[0] and (first[1] + second[1]) % p == 0:
+            return None
+        if first == second:
+            slope = (3 * first[0] * first[0] + a) * pow(2 * first[1], -1, p) % p
+        else:
+            slope = (second[1] - first[1]) * pow(second[0] - first[0], -1, p) % p
+        x = (slope * slope - first[0] - second[0]) % p
+        return x, (slope * (first[0] - x) - first[1]) % p
+
+    result = None
+    while scalar:
+        if scalar & 1:
+            result = add(result, point)
+        point = add(point, point)
+        scalar >>= 1
+    return result
+
+
+class RawKey:
+    """A key no library here takes (make_passport.py's weak Active Authentication keys): RSA as its
+    modulus and private exponent (e = 1 gives d = 1), or ECDSA on a curve given by its numbers."""
+
+    def __init__(self, numbers):
+        self.kind = numbers.pop("kind")
+        self.numbers = {name: int(value, 16) for name, value in numbers.items()}
+
+    def sign(self, challenge):
+        if self.kind == "rsa":
+            n, d = self.numbers["n"], self.numbers["d"]
+            size = (n.bit_length() + 7) // 8
+            return pow(int.from_bytes(iso9796_message(size, challenge), "big"), d, n).to_bytes(size, "big")
+        curve = self.numbers
+        order = curve["n"]
+        size = (order.bit_length() + 7) // 8
+        digest = int.from_bytes(SHA256.new(challenge).digest(), "big") >> max(0, 256 - order.bit_length())
+        while True:
+            nonce = int.from_bytes(os.urandom(size + 8), "big") % (order - 1) + 1
+            r = ec_multiply(curve, nonce, (curve["gx"], curve["gy"]))[0] % order
+            s = pow(nonce, -1, order) * (digest + r * curve["d"]) % order
+            if r and s:
+                return r.to_bytes(size, "big") + s.to_bytes(size, "big")
+
+
+def raw_key(path):
+    """The RawKey in the JSON file at `path`; None when there is no such file."""
+    return RawKey(json.loads(path.read_text())) if path.exists() else None
+
+
+def iso9796_message(size, challenge):
+    """ISO/IEC 9796-2 scheme 1 with partial message recovery and SHA-1 (trailer BC), `size` bytes long."""
+    recoverable = os.urandom(size - 22)
+    return b"\x6a" + recoverable + hashlib.sha1(recoverable + challenge).digest() + b"\xbc"
+
+
 def random_scalar():
     return int.from_bytes(os.urandom(40), "big") % (int(P256.order) - 1) + 1
 
@@ -337,7 +400,7 @@ class Chip:
         self.files.update({fid: (folder / f"{name}.bin").read_bytes() for fid, name in OPTIONAL_FILES.items()
                            if (folder / f"{name}.bin").exists()})
         self.chip_auth_key = private_key(folder / "ca.key")
-        self.active_auth_key = private_key(folder / "aa.key")
+        self.active_auth_key = private_key(folder / "aa.key") or raw_key(folder / "aa-raw.json")
         # The Chip Authentication variant DG14 offers, given a key for it: "aes", "3des" or None.
         dg14 = self.files.get(0x010E, b"") if self.chip_auth_key is not None else b""
         self.chip_auth = next((name for name, oid in CHIP_AUTH_OIDS.items() if tlv(0x06, oid) in dg14), None)
@@ -671,11 +734,11 @@ class Chip:
         key = self.active_auth_key
         if len(challenge) != 8:
             return b"", 0x6700
+        if isinstance(key, RawKey):
+            return key.sign(challenge), 0x9000
         if isinstance(key, RSA.RsaKey):
-            # ISO/IEC 9796-2 digital signature scheme 1, partial message recovery, SHA-1 (trailer BC).
             size = key.size_in_bytes()
-            recoverable = os.urandom(size - 22)
-            message = b"\x6a" + recoverable + hashlib.sha1(recoverable + challenge).digest() + b"\xbc"
+            message = iso9796_message(size, challenge)
             return pow(int.from_bytes(message, "big"), int(key.d), int(key.n)).to_bytes(size, "big"), 0x9000
         return DSS.new(key, "fips-186-3", encoding="binary").sign(SHA256.new(challenge)), 0x9000
 

@@ -33,48 +33,67 @@ public struct AdditionalDetails: Sendable, Equatable {
         case date
     }
 
-    /// DG11 parsed.
+    /// The most names a list (A0) may hold; its count is one byte, and no document needs more.
+    static let maximumListCount = 99
+
+    /// DG11 parsed: other names are 5F0F elements in an A0 template after their count (02).
     public init(dataGroup11 file: [UInt8]) throws(ChipError) {
-        try self.init(file: file, tag: 0x6B, name: "DG11", fields: Self.personalFields, lists: [0x0F: "otherNames"])
+        try self.init(file: file, tag: 0x6B, name: "DG11", fields: Self.personalFields, list: (0x5F0F, "otherNames"))
     }
 
-    /// DG12 parsed.
+    /// DG12 parsed: other persons are 5F1A elements in an A0 template after their count (02).
     public init(dataGroup12 file: [UInt8]) throws(ChipError) {
-        try self.init(file: file, tag: 0x6C, name: "DG12", fields: Self.documentFields, lists: [0x5F1A: "otherPersons"])
+        try self.init(file: file, tag: 0x6C, name: "DG12", fields: Self.documentFields, list: (0x5F1A, "otherPersons"))
     }
 
+    /// Parses DG11 or DG12 (ICAO Doc 9303-10, 4.7.11 and 4.7.12): the text fields of `known`, the
+    /// other travel document numbers (5F17), and the one list the file may hold, whose entries
+    /// (tag `list.tag`) come in an A0 template after a count (02) that must agree with them. An
+    /// entry outside a template, as some issuers write it, counts too.
     private init(
         file: [UInt8], tag: UInt32, name: String, fields known: [UInt32: (name: String, kind: Kind)],
-        lists listTags: [UInt32: String]
+        list: (tag: UInt32, name: String)
     ) throws(ChipError) {
+        func fail(_ reason: String) -> ChipError { .malformed(file: name, reason: reason) }
         guard let outer = try TLV.sequence(file[...]).first, outer.tag == tag else {
-            throw ChipError.malformed(file: name, reason: "not a \(name) template")
+            throw fail("not a \(name) template")
         }
         var fields: [String: String] = [:]
         var lists: [String: [String]] = [:]
-        // Lists (A0) hold names or persons directly; anything nested deeper is not a DG11 or DG12.
-        func collect(_ elements: [TLV], depth: Int) throws(ChipError) {
-            guard depth <= 2 else { throw ChipError.malformed(file: name, reason: "lists nested too deep") }
-            for element in elements {
-                if let field = known[element.tag] {
-                    let text = Self.text(element.value, kind: field.kind)
-                    if !text.isEmpty { fields[field.name] = text }
-                } else if let list = listTags[element.tag] {
-                    let text = Self.text(element.value, kind: .name)
-                    if !text.isEmpty { lists[list, default: []].append(text) }
-                } else if element.tag == 0x5F17 {
-                    // Other valid travel document numbers, separated by `<`.
-                    let numbers = element.value.split(separator: UInt8(ascii: "<")).map {
-                        Self.text($0, kind: .text)
-                    }
-                    lists["otherTravelDocumentNumbers", default: []] += numbers.filter { !$0.isEmpty }
-                } else if element.tag == 0xA0 {
-                    // A constructed list: a count (02), then the names or persons.
-                    try collect(try TLV.sequence(element.value), depth: depth + 1)
+        func addEntry(_ element: TLV) throws(ChipError) {
+            guard lists[list.name, default: []].count < Self.maximumListCount else {
+                throw fail("more than \(Self.maximumListCount) entries in a list")
+            }
+            let text = Self.text(element.value, kind: .name)
+            if !text.isEmpty { lists[list.name, default: []].append(text) }
+        }
+        for element in try TLV.sequence(outer.value) {
+            if let field = known[element.tag] {
+                let text = Self.text(element.value, kind: field.kind)
+                if !text.isEmpty { fields[field.name] = text }
+            } else if element.tag == list.tag {
+                try addEntry(element)
+            } else if element.tag == 0x5F17 {
+                // Other valid travel document numbers, separated by `<`.
+                let numbers = element.value.split(separator: UInt8(ascii: "<")).prefix(Self.maximumListCount).map {
+                    Self.text($0, kind: .text)
                 }
+                lists["otherTravelDocumentNumbers", default: []] += numbers.filter { !$0.isEmpty }
+            } else if element.tag == 0xA0 {
+                let entries = try TLV.sequence(element.value)
+                guard let count = entries.first, count.tag == 0x02, count.value.count == 1,
+                    let number = count.value.first
+                else { throw fail("a list (A0) that does not start with its count (02)") }
+                let items = entries.dropFirst()
+                guard items.allSatisfy({ $0.tag == list.tag }) else {
+                    throw fail("a list (A0) holding something other than its entries")
+                }
+                guard items.count == Int(number) else {
+                    throw fail("a list (A0) whose count (\(number)) differs from its \(items.count) entries")
+                }
+                for item in items { try addEntry(item) }
             }
         }
-        try collect(try TLV.sequence(outer.value), depth: 0)
         self.fields = fields
         self.lists = lists
     }

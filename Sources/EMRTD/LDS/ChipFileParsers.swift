@@ -17,9 +17,10 @@ public enum ChipFileParser: String, CaseIterable, Sendable {
     case dg11
     /// DG12: additional document details.
     case dg12
-    /// DG14: the Chip Authentication key and the Active Authentication hash.
+    /// DG14: the Chip Authentication key and the Active Authentication hash, and the key's curve
+    /// against the key policy.
     case dg14
-    /// DG15: the Active Authentication public key, parsed by libcrypto.
+    /// DG15: the Active Authentication public key, parsed by libcrypto and checked against the key policy.
     case dg15
     /// EF.CardAccess: the PACE set-ups this host runs.
     case cardAccess
@@ -62,9 +63,12 @@ public enum ChipFileParser: String, CaseIterable, Sendable {
         case .dg12:
             _ = try AdditionalDetails(dataGroup12: bytes)
         case .dg14:
-            _ = try SecurityOptions(dataGroup14: bytes)
+            if case .supported(let key) = try SecurityOptions(dataGroup14: bytes).chipAuthentication {
+                _ = KeyPolicy.problem(chipAuthenticationKey: key)
+            }
         case .dg15:
             _ = try ActiveAuthentication.PublicKey(dataGroup15: bytes)
+            _ = KeyPolicy.problem(dataGroup15: bytes)
         case .cardAccess:
             _ = try PACEInfo.supported(inCardAccess: bytes)
         case .cardSecurity:

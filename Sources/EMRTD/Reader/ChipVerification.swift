@@ -26,12 +26,13 @@ extension PassportReader {
     public func readAndVerify(store: CSCAStore, now: Int64 = PassiveAuthentication.currentTime()) throws(ChipError)
         -> VerifiedChip
     {
-        try Self.verify(try read(), store: store, now: now)
+        try Self.verify(try read(), store: store, now: now, openedWith: key)
     }
 
-    /// Checks `contents` as ``readAndVerify(store:now:)`` does.
-    public static func verify(_ contents: ChipContents, store: CSCAStore, now: Int64) throws(ChipError)
-        -> VerifiedChip
+    /// Checks `contents` as ``readAndVerify(store:now:)`` does; `key` is the key that opened the
+    /// chip, which must be the one its DG1 gives (a card access number is not in DG1, so it is not compared).
+    public static func verify(_ contents: ChipContents, store: CSCAStore, now: Int64, openedWith key: AccessKey? = nil)
+        throws(ChipError) -> VerifiedChip
     {
         let mrz = try contents.mrz()
         let face = try contents.face()
@@ -61,15 +62,72 @@ extension PassportReader {
             contents.chipAuthentication, to: passive, contents: contents, store: store, expiry: expiry, now: now
         )
         .requiringPresence(of: .dg14, signedIn: signedGroups, by: passive, contents: contents)
+        .requiringStrongKey(Self.chipAuthenticationKeyProblem(contents))
         let active = contents.activeAuthentication.requiringCoverage(
             passive.status == .valid && passive.matchedDataGroups.contains("DG15"),
             reason: Self.uncovered("DG15", passive)
         )
         .requiringPresence(of: .dg15, signedIn: signedGroups, by: passive, contents: contents)
+        .requiringStrongKey(Self.activeAuthenticationKeyProblem(contents))
+        let verdict = ChipVerdict(
+            passive: passive, chip: chip, active: active, accessKeyMismatch: Self.accessKeyMismatch(key, mrz: mrz))
         return VerifiedChip(
             contents: contents, mrz: mrz, face: face, passiveAuthentication: passive, chipAuthentication: chip,
-            activeAuthentication: active, verdict: ChipVerdict(passive: passive, chip: chip, active: active),
-            verifyDuration: clock.now - started)
+            activeAuthentication: active, verdict: verdict, verifyDuration: clock.now - started)
+    }
+
+    /// How the MRZ key that opened the chip differs from the key DG1 gives (its document number,
+    /// date of birth and date of expiry), or `nil` when it does not or the chip was opened with a
+    /// card access number. A genuine chip opens only with the key of its own document: one that
+    /// opens with another is an emulator serving copied data. The document number is the 9
+    /// characters of its field, fillers and all, as the key pads it; where the field's check digit
+    /// is a filler (TD1, TD2), the number may go on in the optional data up to its check digit,
+    /// and either form counts.
+    static func accessKeyMismatch(_ key: AccessKey?, mrz: MRZ) -> String? {
+        guard case .mrz(let key) = key else { return nil }
+        let characters = Array(mrz.text.filter { $0 != "\n" })
+        let numberStart: Int
+        let birthStart: Int
+        let expiryStart: Int
+        let optionalData: Range<Int>?
+        switch characters.count {
+        case 90: (numberStart, birthStart, expiryStart, optionalData) = (5, 30, 38, 15..<30)
+        case 72: (numberStart, birthStart, expiryStart, optionalData) = (36, 49, 57, 64..<71)
+        case 88: (numberStart, birthStart, expiryStart, optionalData) = (44, 57, 65, nil)
+        default: return "DG1 holds no zone with the key's fields"
+        }
+        let numberField = String(characters[numberStart..<(numberStart + 9)])
+        var numbers = [numberField]
+        if let optionalData, characters[numberStart + 9] == "<" {
+            let overflow = characters[optionalData].prefix { $0 != "<" }
+            if overflow.count >= 2 {
+                numbers.append(String(numberField.prefix { $0 != "<" }) + String(overflow.dropLast()))
+            }
+        }
+        var differing: [String] = []
+        if !numbers.contains(key.documentNumber) { differing.append("document number") }
+        if String(characters[birthStart..<(birthStart + 6)]) != key.dateOfBirth { differing.append("date of birth") }
+        if String(characters[expiryStart..<(expiryStart + 6)]) != key.dateOfExpiry {
+            differing.append("date of expiry")
+        }
+        guard let last = differing.last else { return nil }
+        let named = differing.count == 1 ? last : differing.dropLast().joined(separator: ", ") + " and " + last
+        return "the \(named) of the key differ\(differing.count == 1 ? "s" : "") from DG1's"
+    }
+
+    /// Why the key Chip Authentication ran with (DG14's) proves nothing, when it does not.
+    /// PACE-CAM's key is on one of PACE's standardized curves, all of which the key policy accepts.
+    static func chipAuthenticationKeyProblem(_ contents: ChipContents) -> String? {
+        guard contents.chipAuthentication.algorithm?.hasPrefix("PACE-CAM") != true,
+            let file = contents.files[.dg14], let options = try? SecurityOptions(dataGroup14: file),
+            case .supported(let key) = options.chipAuthentication
+        else { return nil }
+        return KeyPolicy.problem(chipAuthenticationKey: key)
+    }
+
+    /// Why DG15's key proves nothing, when it does not.
+    static func activeAuthenticationKeyProblem(_ contents: ChipContents) -> String? {
+        contents.files[.dg15].flatMap { KeyPolicy.problem(dataGroup15: $0) }
     }
 
     /// Chip Authentication's verdict tied to passive authentication: DG14 for Chip Authentication,
@@ -133,6 +191,14 @@ extension PassportReader {
 }
 
 extension ChipAuthenticity {
+    /// This verdict, or `invalid` when the chip proved it holds a key that `problem` says is too
+    /// weak to prove anything (whoever can break the key can give the same proof).
+    fileprivate func requiringStrongKey(_ problem: String?) -> ChipAuthenticity {
+        guard let problem, status == .valid || status == .unverifiedKey else { return self }
+        return ChipAuthenticity(
+            status: .invalid, algorithm: algorithm, reason: "its key is too weak to prove anything: \(problem)")
+    }
+
     /// This verdict, or `invalid` when a valid EF.SOD signs a hash of `file` (DG14 or DG15) that the
     /// chip did not give: the genuine chip has the key, so a chip that hides it (leaving the file out
     /// of EF.COM, or refusing it) is a copy that would rather not be asked to prove it.

@@ -29,7 +29,7 @@ public final class PassportReader {
     /// EF.CardAccess holds a few SecurityInfos; a chip that claims more is not believed.
     static let maximumCardAccessLength = 16 * 1024
     let session: ChipSession
-    private let key: AccessKey
+    let key: AccessKey
     private let readSize: ReadSize
     var extendedAllowed: Bool
     private let files: [LDSFile]

@@ -9,7 +9,8 @@ public struct ChipVerdict: Sendable, Equatable {
         /// nothing failed.
         case genuine
         /// Something failed that a genuine chip never fails: the data, its signature or signer,
-        /// a chip proof, or a key the chip used that the issuing state did not sign.
+        /// a chip proof, a key the chip used that the issuing state did not sign, a key too weak
+        /// to prove anything, or a chip that opened with a key its own data does not give.
         case notGenuine
         /// Nothing failed, but something could not be established: no trusted CSCA for the
         /// signer, no signature to check, or no proof that the chip is not a copy.
@@ -29,12 +30,13 @@ public struct ChipVerdict: Sendable, Equatable {
             case unknownIssuer = "UNKNOWN_ISSUER"
             case passiveAuthenticationNotChecked = "PASSIVE_AUTHENTICATION_NOT_CHECKED"
             case noCloneCheck = "NO_CLONE_CHECK"
+            case accessKeyMismatch = "ACCESS_KEY_MISMATCH"
 
             /// Whether the reason makes the chip `notGenuine` (else only `notChecked`).
             var disproves: Bool {
                 switch self {
                 case .passiveAuthenticationInvalid, .chipAuthenticationInvalid, .activeAuthenticationInvalid,
-                    .keyNotSigned:
+                    .keyNotSigned, .accessKeyMismatch:
                     return true
                 case .unknownIssuer, .passiveAuthenticationNotChecked, .noCloneCheck: return false
                 }
@@ -47,18 +49,29 @@ public struct ChipVerdict: Sendable, Equatable {
     public let reasons: [Reason]
 
     /// The verdict of `passive` with the chip's proofs, which must already be tied to it
-    /// (see ``ChipAuthenticity/Status/unverifiedKey``).
-    public init(passive: PassiveAuthentication, chip: ChipAuthenticity, active: ChipAuthenticity) {
+    /// (see ``ChipAuthenticity/Status/unverifiedKey``); `accessKeyMismatch` says how the key that
+    /// opened the chip differs from the one its DG1 gives, when it does.
+    public init(
+        passive: PassiveAuthentication, chip: ChipAuthenticity, active: ChipAuthenticity,
+        accessKeyMismatch: String? = nil
+    ) {
         var reasons: [Reason] = []
         func add(_ code: Reason.Code, _ message: String, _ detail: String?) {
             reasons.append(Reason(code: code, message: detail.map { "\(message): \($0)" } ?? message))
+        }
+        if let accessKeyMismatch {
+            add(
+                .accessKeyMismatch,
+                "the chip opened with a key its own data does not give, which a genuine chip never does",
+                accessKeyMismatch)
         }
         switch passive.status {
         case .valid: break
         case .invalid:
             add(.passiveAuthenticationInvalid, "the chip's data or its signature does not check out", passive.reason)
         case .unknownIssuer:
-            add(.unknownIssuer, "no trusted CSCA issued the Document Signer", passive.reason)
+            // The reason would only say this again.
+            add(.unknownIssuer, "no trusted CSCA issued the Document Signer", nil)
         case .notChecked:
             add(.passiveAuthenticationNotChecked, "the chip's signature could not be checked", passive.reason)
         }

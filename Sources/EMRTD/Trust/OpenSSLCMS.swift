@@ -124,6 +124,16 @@ enum OpenSSLCMS {
                 signatureValid: false, signerCertificate: nil, failure: "it carries no certificate for its signer",
                 signerCertificateMissing: true)
         }
+        switch gbg_cms_signed_attributes_agree(cms, signerInfo) {
+        case 0, 1: break
+        case -2:
+            return refused(
+                "its signed contentType attribute differs from its content type \(contentType)", signer: signerBytes)
+        case -3:
+            return refused("its signed messageDigest attribute is missing or repeated", signer: signerBytes)
+        default:
+            return refused("its signed contentType attribute is missing or repeated", signer: signerBytes)
+        }
         var seconds: Int64 = 0
         let timeFound = gbg_cms_signing_time(signerInfo, &seconds)
         guard timeFound >= 0 else { return refused("its signing time is repeated or unreadable", signer: signerBytes) }
@@ -179,6 +189,14 @@ enum OpenSSLCMS {
         guard usage != UInt32.max, usage & UInt32(KU_DIGITAL_SIGNATURE) != 0 else {
             ERR_clear_error()
             return .invalid("the signer's certificate does not allow digital signatures (key usage)")
+        }
+        // 9303-12's Document Signer profile: digitalSignature only; a key that may also sign
+        // certificates or revocation lists is a CA's, whatever its basic constraints say.
+        guard usage & UInt32(KU_KEY_CERT_SIGN | KU_CRL_SIGN) == 0 else {
+            ERR_clear_error()
+            return .invalid(
+                "the signer's certificate may also sign certificates or revocation lists (key usage), which a Document Signer's may not"
+            )
         }
         guard let store = X509_STORE_new() else { return .invalid("X509_STORE_new failed") }
         defer { X509_STORE_free(store) }

@@ -154,9 +154,17 @@ struct DocumentSignerCheck {
                 "\(file.name) claims to be signed on \(OpenSSLCMS.dayText(signed)), which is in the future")
             return check
         }
+        if let problem = KeyPolicy.problem(certificate: certificate, role: .documentSigner) {
+            check.outcome = .invalid("the Document Signer's key is too weak to vouch for anything: \(problem)")
+            return check
+        }
         let moment = signature.signingTime ?? min(now, documentExpiry ?? now)
         switch OpenSSLCMS.verifyDocumentSigner(certificate: certificate, anchors: store.certificates, at: moment) {
         case .trusted(let csca):
+            if let problem = KeyPolicy.problem(certificate: csca, role: .countrySigningCA) {
+                check.outcome = .invalid("the key of the CSCA that issued the Document Signer is too weak: \(problem)")
+                return check
+            }
             switch OpenSSLCMS.revocation(of: certificate, issuer: csca, lists: store.revocationLists) {
             case .notRevoked: check.outcome = .trusted(.notRevoked)
             case .notChecked: check.outcome = .trusted(.notChecked)
@@ -164,7 +172,7 @@ struct DocumentSignerCheck {
                 check.outcome = .revoked("the Document Signer certificate was revoked by its CSCA (on \(since))")
             }
         case .unknownIssuer:
-            check.outcome = .unknownIssuer("no trusted CSCA certificate issued the Document Signer (\(store.source))")
+            check.outcome = .unknownIssuer("none of the trusted CSCA certificates issued the Document Signer")
         case .invalid(let reason):
             check.outcome = .invalid(reason)
         }
