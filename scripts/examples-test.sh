@@ -26,7 +26,10 @@ scratch=$top/.build-examples
 origin=$scratch/origin/gbgbridge-linux
 rm -rf "$origin"
 mkdir -p "$(dirname "$origin")"
-git clone --quiet "$top" "$origin"
+git clone --quiet --no-checkout "$top" "$origin"
+# Exactly this commit, even when it is a detached HEAD no branch reaches (as in CI).
+git -C "$origin" fetch --quiet "$top" HEAD
+git -C "$origin" checkout --quiet --detach FETCH_HEAD
 git -C "$origin" config user.name "GBG Bridge release test"
 git -C "$origin" config user.email "release-test@gbgbridge.invalid"
 version=$(tr -d '[:space:]' <"$origin/VERSION")

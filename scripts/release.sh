@@ -75,7 +75,7 @@ release_notes() {
 }
 
 check_versions
-say "VERSION, ShellVersion.swift, packaging/debian/changelog, the metainfo and CHANGELOG.md agree on $version"
+say "VERSION, ShellVersion.swift, packaging/debian/changelog, the metainfo, CHANGELOG.md, README.md and Examples/ agree on $version"
 [ $mode = check ] && exit 0
 
 [ -z "$(git status --porcelain --untracked-files=normal)" ] \
