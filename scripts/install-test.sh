@@ -165,7 +165,7 @@ export GNUPGHOME=$archive/gnupg
 install -d -m 0700 "$GNUPGHOME"
 archive_key() { # NAME: a new signing key; prints its fingerprint
     gpg --batch --passphrase '' --quick-gen-key "$1 <archive@gbgbridge.invalid>" ed25519 sign 1d 2>/dev/null
-    gpg --batch --with-colons --list-secret-keys -- "$1" | awk -F: '$1 == "fpr" { print $10; exit }'
+    gpg --batch --with-colons --list-secret-keys -- "$1" 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }'
 }
 repository=$archive/repository
 packaging/apt-repo.sh init "$repository" "$(archive_key "GBG Bridge test archive")" 2>>"$logs/apt-repo.txt" \
@@ -185,6 +185,9 @@ apt_log() { # STEP COMMAND...: runs an apt command in the root, its output appen
     echo "### $step" >>"$logs/apt.txt"
     in_root "$@" >>"$logs/apt.txt" 2>&1
 }
+# Later updates read the organisation's source only (Debian's indexes are fresh from the install).
+repository_only_update=(-o Dir::Etc::SourceList=/etc/apt/sources.list.d/gbgbridge.list -o Dir::Etc::SourceParts=-
+    -o APT::Get::List-Cleanup=0)
 installed_version() { in_root dpkg-query -W -f='${Version}' "$package" 2>/dev/null || true; }
 say "apt-get install -y $package from the signed repository"
 apt_log "apt-get update" apt-get update || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
@@ -290,7 +293,7 @@ packaging/apt-repo.sh publish "$repository" "$archive/${package}_${newer_version
     || fail "publishing $newer_version failed: $(tail -n 5 "$logs/apt-repo.txt")"
 serve "$repository/public"
 say "apt-get update && apt-get upgrade -y: $version to $newer_version"
-apt_log "apt-get update (newer version)" apt-get update || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
+apt_log "apt-get update (newer version)" apt-get update "${repository_only_update[@]}" || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
 apt_log "apt-get upgrade" apt-get upgrade -y -o DPkg::Options::=--force-unsafe-io \
     || { tail -n 30 "$logs/apt.txt" >&2; fail "apt-get upgrade failed"; }
 [ "$(installed_version)" = "$newer_version" ] \
@@ -304,7 +307,7 @@ fi
 # The repository as it was before the upgrade (old, validly signed indexes, as a stale mirror or an
 # attacker replays them): apt keeps the newer installed version.
 serve "$archive/first-publication"
-apt_log "apt-get update (rolled back repository)" apt-get update || true
+apt_log "apt-get update (rolled back repository)" apt-get update "${repository_only_update[@]}" || true
 apt_log "apt-get upgrade (rolled back repository)" apt-get upgrade -y || true
 [ "$(installed_version)" = "$newer_version" ] \
     || fail "a rolled-back repository took $package from $newer_version to $(installed_version)"
@@ -315,7 +318,7 @@ packaging/apt-repo.sh init "$archive/intruder" "$(archive_key "Intruder")" 2>>"$
     && packaging/apt-repo.sh publish "$archive/intruder" "$archive/intruder.deb" 2>>"$logs/apt-repo.txt" \
     || fail "could not make the intruder's repository: $(tail -n 5 "$logs/apt-repo.txt")"
 serve "$archive/intruder/public"
-intruder_update=$(in_root apt-get update 2>&1 || true)
+intruder_update=$(in_root apt-get update "${repository_only_update[@]}" 2>&1 || true)
 printf '### apt-get update (another key)\n%s\n' "$intruder_update" >>"$logs/apt.txt"
 grep -q -E "NO_PUBKEY|is not signed|signatures couldn't be verified" <<<"$intruder_update" \
     || fail "apt-get update did not refuse indexes signed by a key the machine does not trust: $intruder_update"
@@ -325,7 +328,7 @@ apt_log "apt-get upgrade (another key)" apt-get upgrade -y || true
 in_root apt-cache policy "$package" | grep -q -F "$intruder_version" \
     && fail "apt offers $intruder_version from indexes signed by another key"
 serve "$repository/public"
-apt_log "apt-get update (back to the repository)" apt-get update || fail "apt-get update failed"
+apt_log "apt-get update (back to the repository)" apt-get update "${repository_only_update[@]}" || fail "apt-get update failed"
 phase_done "downgrade and foreign-key refusals"
 
 # 6. Purge, and check that nothing of the package is left.
