@@ -28,13 +28,15 @@ func run() async -> Bool {
         responder.respond(status: .success, data: ["locale": .string("en_GB")], error: nil)
     }
 
-    host.receive(
-        text: #"{"version":"1.0","correlationId":"q-1","type":"request","timestamp":1,"payload":{"action":"capability.query"}}"#)
-    host.receive(
-        text: #"{"version":"1.0","correlationId":"l-1","type":"request","timestamp":2,"payload":{"action":"device.locale"}}"#)
-    // No camera is wired up here, so the capture slot answers that it is unavailable.
-    host.receive(
-        text: #"{"version":"1.0","correlationId":"d-1","type":"request","timestamp":3,"payload":{"action":"camera.document.capture"}}"#)
+    // What a journey posts: a capability query, the custom capability, and a document capture. No camera is
+    // wired up here, so the capture slot answers that it is unavailable.
+    for (correlationId, action) in [
+        ("q-1", "capability.query"), ("l-1", "device.locale"), ("d-1", "camera.document.capture"),
+    ] {
+        host.receive(
+            text: #"{"version":"1.0","correlationId":"\#(correlationId)","type":"request","timestamp":1,"#
+                + #""payload":{"action":"\#(action)"}}"#)
+    }
 
     // Custom capabilities answer in a task of their own: give them a moment.
     for _ in 0..<100 where transport.delivered.count < 3 {
