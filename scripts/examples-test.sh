@@ -2,8 +2,9 @@
 # The path an embedder takes, from a tag: clones the current commit into a scratch folder, makes the
 # release tag there with scripts/release.sh --no-packages (so its checks run too), then builds the
 # programs of Examples/ against that clone by version (GBGBRIDGE_PACKAGE_URL=file://..., the
-# examples' `.upToNextMinor(from:)` requirement), runs the headless core example, and checks that the
-# journey window example refuses a missing URL before it opens anything.
+# examples' `.upToNextMinor(from:)` requirement) and the web-process extension from the dependency's
+# checkout, runs the headless core example, and checks that the journey window example refuses a
+# missing URL before it opens anything.
 #
 #   scripts/examples-test.sh
 #
@@ -59,6 +60,12 @@ say "resolved gbgbridge-linux $resolved_version"
 say "building the examples"
 swift build "${examples[@]}" >&2
 bin=$(swift build "${examples[@]}" --show-bin-path)
+
+# The web-process extension, built from the dependency's checkout the way the README says, lands where
+# the journey window looks for it.
+"$scratch/build/checkouts/gbgbridge-linux/scripts/build-web-extension.sh" "$(dirname "$bin")/web-extension"
+[ -f "$bin/../web-extension/libgbgbridge-web-extension.so" ] \
+    || fail "the web-process extension is not at $bin/../web-extension"
 
 say "running headless-core"
 "$bin/headless-core" || fail "headless-core exited with status $?"
