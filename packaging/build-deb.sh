@@ -139,7 +139,14 @@ build_binary() {
         -Xswiftc -Xfrontend -Xswiftc -function-sections
         -Xcc -ffunction-sections -Xcc -fdata-sections -Xcxx -ffunction-sections -Xcxx -fdata-sections
         -Xswiftc -use-ld=lld -Xlinker --icf=all -Xlinker --no-export-dynamic
+        # Depends: only the libraries the program uses. Tesseract's and WebKitGTK's pkg-config files
+        # name libraries (libarchive, libcurl, ATK, ...) that nothing of the program calls.
+        -Xswiftc -ld-path="$top/packaging/ld-as-needed"
     )
+    local lld
+    lld=$(dirname "$swift")/ld.lld
+    [ -x "$lld" ] || lld=$(command -v ld.lld) || fail "no ld.lld next to $swift or on PATH"
+    export GBGBRIDGE_LLD=$lld
     say "swift build ${build_flags[*]}"
     "$swift" build "${build_flags[@]}" >&2
     binary="$("$swift" build "${build_flags[@]}" --show-bin-path)/$package"
