@@ -21,9 +21,13 @@ let package = Package(
         .library(name: "MRZScanner", targets: ["MRZScanner"]),
         .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
     ],
+    // Ranges, so an application that embeds the libraries resolves together with its own
+    // dependencies; the .deb is built with the exact versions in packaging/resolved-versions.txt.
+    // swift-crypto 4 builds on FoundationEssentials where it exists (3.x imports Foundation, whose ICU
+    // data would triple the shipped program; see docs/packaging.md).
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Protocol core: no GTK, no WebKit, no V4L2.

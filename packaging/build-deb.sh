@@ -4,10 +4,13 @@
 #   packaging/build-deb.sh            release build, package, validate, lintian
 #   packaging/build-deb.sh --clean    the same from an empty .build-release
 #   packaging/build-deb.sh --build-only  compile the program only (no package, no apt-get)
+#   packaging/build-deb.sh --print-resolved  print the release build's resolved Swift packages in the
+#                                      format of packaging/resolved-versions.txt
 #
 # Installs its own Debian build dependencies (only the missing ones). The package is
-# reproducible: every timestamp comes from the last commit (SOURCE_DATE_EPOCH), and the
-# package is assembled twice and the two files are compared byte for byte.
+# reproducible: the Swift packages are the exact versions of packaging/resolved-versions.txt, every
+# timestamp comes from the last commit (SOURCE_DATE_EPOCH), and the package is assembled twice and
+# the two files are compared byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -18,13 +21,20 @@ scratch=.build-release
 out=out
 work=$out/work
 
+resolved_versions=packaging/resolved-versions.txt
+icon_sizes=(16 24 32 48 64 128 256 512)
+# The user documentation installed in /usr/share/doc/gbgbridge-shell/docs/ (the manual page lists it).
+installed_docs=(headless.md webdriver.md journey-window.md camera.md web-camera.md nfc.md mrz.md wayland.md)
+
 clean=0
 build_only=0
+print_resolved=0
 for arg in "$@"; do
     case "$arg" in
         --clean) clean=1 ;;
         --build-only) build_only=1 ;;
-        -h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        --print-resolved) print_resolved=1 ;;
+        -h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "build-deb.sh: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -35,6 +45,7 @@ fail() { echo "build-deb: error: $*" >&2; exit 1; }
 install_build_dependencies() {
     local needed=(
         dpkg-dev fakeroot lintian desktop-file-utils appstream python3 binutils debugedit xz-utils gettext
+        librsvg2-bin
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev libpcsclite-dev libssl-dev libopenjp2-7-dev
         libtesseract-dev
     )
@@ -58,11 +69,62 @@ find_swift() {
     fi
 }
 
+# The Swift packages the build resolved (SwiftPM's workspace state), one per line:
+# identity version revision location.
+resolved_packages() {
+    /usr/bin/python3 - "$scratch/workspace-state.json" <<'PYTHON'
+import json, sys
+with open(sys.argv[1]) as state:
+    dependencies = json.load(state)["object"]["dependencies"]
+for dependency in sorted(dependencies, key=lambda d: d["packageRef"]["identity"]):
+    checkout = dependency["state"].get("checkoutState", {})
+    print(dependency["packageRef"]["identity"], checkout.get("version") or "-", checkout.get("revision") or "-",
+          dependency["packageRef"]["location"])
+PYTHON
+}
+
+# Package.swift accepts ranges; the shipped program is built with the pins of
+# packaging/resolved-versions.txt, given to SwiftPM as its Package.resolved (the one in the tree,
+# never committed, is put back afterwards) and enforced with --force-resolved-versions.
+pin_dependencies() {
+    if [ -f Package.resolved ]; then
+        cp -p Package.resolved "$scratch/Package.resolved.saved"
+        trap 'mv -f "$scratch/Package.resolved.saved" Package.resolved' EXIT
+    else
+        trap 'rm -f Package.resolved' EXIT
+    fi
+    /usr/bin/python3 - "$resolved_versions" >Package.resolved <<'PYTHON'
+import json, sys
+pins = []
+with open(sys.argv[1]) as recorded:
+    for line in recorded:
+        if line.strip() and not line.startswith("#"):
+            identity, version, revision, location = line.split()
+            pins.append({"identity": identity, "kind": "remoteSourceControl", "location": location,
+                         "state": {"revision": revision, "version": version}})
+print(json.dumps({"pins": pins, "version": 2}, indent=2))
+PYTHON
+}
+
+# The build must have used exactly the recorded packages, no more and no fewer.
+check_resolved_packages() {
+    local recorded resolved
+    recorded=$(grep -v -e '^#' -e '^[[:space:]]*$' "$resolved_versions" | LC_ALL=C sort)
+    resolved=$(resolved_packages | LC_ALL=C sort)
+    if [ "$recorded" != "$resolved" ]; then
+        diff <(echo "$recorded") <(echo "$resolved") | sed 's/^/  /' >&2 || true
+        fail "the release build resolved other Swift packages than $resolved_versions (< recorded, > resolved); after a deliberate update, write the new pins there (packaging/build-deb.sh --print-resolved)"
+    fi
+}
+
 build_binary() {
     local swift build_flags
     swift=$(find_swift)
+    if [ $clean = 1 ]; then rm -rf "$scratch"; fi
+    mkdir -p "$scratch"
+    pin_dependencies
     build_flags=(
-        -c release --scratch-path "$scratch" --product "$package"
+        -c release --scratch-path "$scratch" --product "$package" --force-resolved-versions
         --static-swift-stdlib --disable-local-rpath
         -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
         # Source paths end up in the program (#fileID, C __FILE__ in assertions); map the
@@ -77,12 +139,19 @@ build_binary() {
         -Xswiftc -Xfrontend -Xswiftc -function-sections
         -Xcc -ffunction-sections -Xcc -fdata-sections -Xcxx -ffunction-sections -Xcxx -fdata-sections
         -Xswiftc -use-ld=lld -Xlinker --icf=all -Xlinker --no-export-dynamic
+        # Depends: only the libraries the program uses. Tesseract's and WebKitGTK's pkg-config files
+        # name libraries (libarchive, libcurl, ATK, ...) that nothing of the program calls.
+        -Xswiftc -ld-path="$top/packaging/ld-as-needed"
     )
-    [ $clean = 1 ] && rm -rf "$scratch"
+    local lld
+    lld=$(dirname "$swift")/ld.lld
+    [ -x "$lld" ] || lld=$(command -v ld.lld) || fail "no ld.lld next to $swift or on PATH"
+    export GBGBRIDGE_LLD=$lld
     say "swift build ${build_flags[*]}"
     "$swift" build "${build_flags[@]}" >&2
     binary="$("$swift" build "${build_flags[@]}" --show-bin-path)/$package"
     [ -x "$binary" ] || fail "the build produced no $binary"
+    check_resolved_packages
     refuse_icu
 }
 
@@ -158,6 +227,10 @@ assemble() {
     install -D -m 0644 "Resources/linux/$app_id.desktop" "$root/usr/share/applications/$app_id.desktop"
     install -D -m 0644 "Resources/linux/$app_id.metainfo.xml" "$root/usr/share/metainfo/$app_id.metainfo.xml"
     install -D -m 0644 "Resources/icons/$app_id.svg" "$root/usr/share/icons/hicolor/scalable/apps/$app_id.svg"
+    local size
+    for size in "${icon_sizes[@]}"; do
+        install -D -m 0644 "$work/icons/$size.png" "$root/usr/share/icons/hicolor/${size}x$size/apps/$app_id.png"
+    done
     # Message catalogues: /usr/share/locale/<lang>/LC_MESSAGES/gbgbridge-shell.mo
     scripts/build-translations.sh "$root/usr/share/locale"
     find "$root/usr/share/locale" -type d -exec chmod 0755 {} + && find "$root/usr/share/locale" -type f -exec chmod 0644 {} +
@@ -165,6 +238,12 @@ assemble() {
     install -d -m 0755 "$root/usr/share/man/man1" "$root/usr/share/doc/$package"
     gzip -9 -n -c "$work/$package.1" >"$root/usr/share/man/man1/$package.1.gz"
     install -m 0644 packaging/debian/copyright "$root/usr/share/doc/$package/copyright"
+    # The documentation --help and the manual page name as docs/...
+    install -d -m 0755 "$root/usr/share/doc/$package/docs"
+    for file in "${installed_docs[@]}"; do
+        gzip -9 -n -c "docs/$file" >"$root/usr/share/doc/$package/docs/$file.gz"
+        chmod 0644 "$root/usr/share/doc/$package/docs/$file.gz"
+    done
     gzip -9 -n -c packaging/debian/changelog >"$root/usr/share/doc/$package/changelog.gz"
     install -D -m 0644 packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/$package"
     chmod 0644 "$root/usr/share/man/man1/$package.1.gz" "$root/usr/share/doc/$package/changelog.gz"
@@ -196,18 +275,22 @@ validate() {
     fi
 }
 
-# The version lives in three files; the package carries the changelog's, so the other two
-# must say the same.
+# Every file that states the version agrees with VERSION (scripts/release.sh --check), and the
+# program built from them says it too.
 check_versions() {
-    local program metainfo
+    local program
+    scripts/release.sh --check
+    [ "$(tr -d '[:space:]' <VERSION)" = "$version" ] || fail "VERSION and packaging/debian/changelog differ"
     program=$("$binary" --version | head -n 1 | cut -d' ' -f2)
     [ "$program" = "$version" ] \
-        || fail "the program says version $program, packaging/debian/changelog $version (Sources/gbgbridge-shell/ShellVersion.swift)"
-    metainfo=$(grep -o -m 1 '<release version="[^"]*"' "Resources/linux/$app_id.metainfo.xml" | cut -d'"' -f2)
-    [ "$metainfo" = "$version" ] \
-        || fail "the newest release in Resources/linux/$app_id.metainfo.xml is $metainfo, packaging/debian/changelog $version"
+        || fail "the program says version $program, VERSION $version (Sources/gbgbridge-shell/ShellVersion.swift)"
 }
 
+if [ $print_resolved = 1 ]; then
+    [ -f "$scratch/workspace-state.json" ] || fail "no release build in $scratch yet: run packaging/build-deb.sh --build-only"
+    resolved_packages
+    exit 0
+fi
 if [ $build_only = 1 ]; then
     build_binary
     exit 0
@@ -234,6 +317,12 @@ scripts/build-web-extension.sh "$work/web-extension" -D_FORTIFY_SOURCE=2 -fstack
     "-ffile-prefix-map=$top=." -Wl,-z,relro -Wl,-z,now
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
     -o "$work/web-extension/stripped.so" "$work/web-extension/libgbgbridge-web-extension.so"
+say "rendering the icon at ${icon_sizes[*]} pixels (rsvg-convert)"
+mkdir -p "$work/icons"
+for size in "${icon_sizes[@]}"; do
+    rsvg-convert --width "$size" --height "$size" --keep-aspect-ratio --format png \
+        --output "$work/icons/$size.png" "Resources/icons/$app_id.svg"
+done
 say "building the OCR-B model (scripts/build-ocrb-model.sh)"
 scripts/build-ocrb-model.sh >&2
 say "assembling the package twice"

@@ -6,7 +6,7 @@ command line (swift-argument-parser's `--experimental-dump-help` JSON), so the p
     gen-manpage.py PROGRAM VERSION EXTRA_SECTIONS > gbgbridge-shell.1
 
 The date comes from SOURCE_DATE_EPOCH. EXTRA_SECTIONS is roff text appended verbatim
-(FILES, EXAMPLES, SEE ALSO). Paragraphs of the discussion that start with "Exit status:"
+(entries that continue ENVIRONMENT, then FILES, EXAMPLES, SEE ALSO). Paragraphs of the discussion that start with "Exit status:"
 or "Environment:" become the EXIT STATUS and ENVIRONMENT sections.
 """
 
@@ -48,10 +48,15 @@ def description_sections(discussion):
                     items.append(".TP\n.B " + roff(match.group(1)) + "\n" + roff(match.group(2)))
             special["EXIT STATUS"] = "\n".join(items)
         elif heading.startswith("environment"):
-            match = re.match(r"\s*Environment:\s*(\S+)\s+(.*)", paragraph, flags=re.S)
+            match = re.match(r"\s*Environment:\s*(.*)", paragraph, flags=re.S)
             if match:
-                body = " ".join(match.group(2).split())
-                special["ENVIRONMENT"] = ".TP\n.B " + roff(match.group(1)) + "\n" + roff(body)
+                # "NAME text; NAME text.": one entry per variable.
+                items = []
+                for entry in re.split(r";\s+(?=[A-Z][A-Z0-9_]+\s)", " ".join(match.group(1).split())):
+                    variable, _, body = entry.partition(" ")
+                    body = body.rstrip(".") + "."
+                    items.append(".TP\n.B " + roff(variable) + "\n" + roff(body[:1].upper() + body[1:]))
+                special["ENVIRONMENT"] = "\n".join(items)
             else:
                 description.append(roff(" ".join(paragraph.split())))
         elif re.search(r"^\s", paragraph, flags=re.M):
@@ -106,8 +111,10 @@ def main():
         if argument.get("discussion"):
             out.append(roff(argument["discussion"]))
     for section in ("EXIT STATUS", "ENVIRONMENT"):
-        if section in special:
+        # ENVIRONMENT always has its heading: EXTRA_SECTIONS starts with further entries of it.
+        if section in special or section == "ENVIRONMENT":
             out.append(".SH " + section)
+        if section in special:
             out.append(special[section])
     with open(extra_path, encoding="utf-8") as extra:
         out.append(extra.read().rstrip("\n"))

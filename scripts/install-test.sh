@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Install test of the Debian package on a clean Debian 12 system:
 # builds the .deb (packaging/build-deb.sh, which also runs lintian), creates a fresh
-# `debootstrap --variant=minbase bookworm` root, installs the package there with
-# `apt-get install -y ./<package>.deb`, runs the installed shell headless on the demo
-# journey with scripted captures, checks that LANGUAGE=de gives a German message, purges the
-# package and checks that none of its files remain. Everything mounted is unmounted again.
+# `debootstrap --variant=minbase bookworm` root, publishes the package in a signed apt repository
+# (packaging/apt-repo.sh, reprepro) and installs it there as a fleet does (the repository's key in
+# /etc/apt/keyrings, `apt-get install gbgbridge-shell`), runs the installed shell headless on the
+# demo journey with scripted captures, checks that LANGUAGE=de gives a German message; then
+# publishes a newer version and checks that `apt-get upgrade` brings it, and that neither a
+# repository rolled back to the older version, nor the older package published again, nor indexes
+# signed by another key take the machine back; purges the package and checks that none of its files
+# remain. Everything mounted is unmounted again.
 #
 #   scripts/install-test.sh               build the .deb, then test it
 #   scripts/install-test.sh --deb FILE    test an existing .deb
 #   scripts/install-test.sh --keep-root   leave the (unmounted) root for inspection
+#   scripts/install-test.sh --deb FILE --repository-only   only install, upgrade and purge
+#                                          (for any package named gbgbridge-shell)
 #
 # Needs root (debootstrap, chroot, mount). The minbase root and the downloaded packages
 # are cached under .cache/debootstrap/ (remove that folder for a cold run).
@@ -26,11 +32,13 @@ logs=out/install-test
 
 deb=
 keep_root=0
+repository_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --deb) deb=${2:?--deb needs a file}; shift ;;
         --keep-root) keep_root=1 ;;
-        -h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        --repository-only) repository_only=1 ;;
+        -h | --help) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install-test.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -47,7 +55,7 @@ phase_done() {
 }
 
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot and mount)"
-for tool in debootstrap chroot mount umount findmnt convert; do
+for tool in debootstrap chroot mount umount findmnt convert reprepro gpg; do
     command -v "$tool" >/dev/null || fail "$tool is not installed"
 done
 
@@ -76,9 +84,13 @@ deb=$(realpath "$deb")
 # 2. A clean root, and everything that must be undone.
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/gbgbridge-install-test.XXXXXX")
 chmod 0755 "$root"
+# The organisation's side: its signing key and repository, outside the root.
+archive=$(mktemp -d "${TMPDIR:-/var/tmp}/gbgbridge-archive.XXXXXX")
 cleanup() {
     local status=$? pid mount
     set +e
+    gpgconf --homedir "$archive/gnupg" --kill all 2>/dev/null
+    rm -rf "$archive"
     [ $status = 0 ] || printf '  %s\n' "${timings[@]}" >&2
     for pid in /proc/[0-9]*; do
         [ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
@@ -147,16 +159,48 @@ chown "$(chroot "$root" id -u _apt)" "$root/var/cache/apt/archives/partial"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
     DEBIAN_FRONTEND=noninteractive "$@"; }
 
-# 3. Install, the way a user does.
-say "apt-get install -y ./$(basename "$deb")"
-cp "$deb" "$root/tmp/"
-in_root apt-get update >"$logs/apt.txt" 2>&1 || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
-in_root sh -c "cd /tmp && apt-get install -y -o DPkg::Options::=--force-unsafe-io ./$(basename "$deb")" >>"$logs/apt.txt" 2>&1 \
+# 3. Install, the way a fleet does: from the organisation's signed repository.
+version=$(dpkg-deb -f "$deb" Version)
+export GNUPGHOME=$archive/gnupg
+install -d -m 0700 "$GNUPGHOME"
+archive_key() { # NAME: a new signing key; prints its fingerprint
+    gpg --batch --passphrase '' --quick-gen-key "$1 <archive@gbgbridge.invalid>" ed25519 sign 1d 2>/dev/null
+    gpg --batch --with-colons --list-secret-keys -- "$1" 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }'
+}
+repository=$archive/repository
+packaging/apt-repo.sh init "$repository" "$(archive_key "GBG Bridge test archive")" 2>>"$logs/apt-repo.txt" \
+    || fail "packaging/apt-repo.sh init failed: $(tail -n 5 "$logs/apt-repo.txt")"
+packaging/apt-repo.sh publish "$repository" "$deb" 2>>"$logs/apt-repo.txt" \
+    || fail "packaging/apt-repo.sh publish failed: $(tail -n 5 "$logs/apt-repo.txt")"
+# What the root's web server would serve, copied in as a file: repository.
+serve() { rm -rf "$root/srv/gbgbridge-apt" && cp -a "$1" "$root/srv/gbgbridge-apt"; }
+serve "$repository/public"
+cp -a "$repository/public" "$archive/first-publication"
+install -D -m 0644 "$repository/public/gbgbridge-archive-keyring.gpg" "$root/etc/apt/keyrings/gbgbridge.gpg"
+echo "deb [signed-by=/etc/apt/keyrings/gbgbridge.gpg] file:/srv/gbgbridge-apt bookworm main" \
+    >"$root/etc/apt/sources.list.d/gbgbridge.list"
+apt_log() { # STEP COMMAND...: runs an apt command in the root, its output appended to apt.txt
+    local step=$1
+    shift
+    echo "### $step" >>"$logs/apt.txt"
+    in_root "$@" >>"$logs/apt.txt" 2>&1
+}
+# Later updates read the organisation's source only (Debian's indexes are fresh from the install).
+repository_only_update=(-o Dir::Etc::SourceList=/etc/apt/sources.list.d/gbgbridge.list -o Dir::Etc::SourceParts=-
+    -o APT::Get::List-Cleanup=0)
+installed_version() { in_root dpkg-query -W -f='${Version}' "$package" 2>/dev/null || true; }
+say "apt-get install -y $package from the signed repository"
+apt_log "apt-get update" apt-get update || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
+apt_log "apt-get install" apt-get install -y -o DPkg::Options::=--force-unsafe-io "$package" \
     || { tail -n 30 "$logs/apt.txt" >&2; fail "apt-get install failed"; }
+[ "$(installed_version)" = "$version" ] || fail "apt installed $package $(installed_version), not $version"
+in_root apt-cache policy "$package" | grep -q -F "file:/srv/gbgbridge-apt bookworm/main" \
+    || fail "apt-cache policy does not show $package coming from the repository: $(in_root apt-cache policy "$package")"
 installed_size=$(du -s -x -m --exclude=./var/cache/apt/archives "$root" | cut -f1)
-phase_done "apt-get install (with dependencies)"
+phase_done "apt-get install from the repository"
 
 # 4. Run the installed shell headless on the demo journey.
+if [ $repository_only = 0 ]; then
 fixtures=Tests/ShellTests/Fixtures
 for image in document-mrz-td3.png selfie.jpg; do
     [ -f "$fixtures/$image" ] || fail "missing test image $fixtures/$image"
@@ -233,8 +277,61 @@ for completion in "/usr/share/bash-completion/completions/$package" "/usr/share/
     grep -q -- "message-log" "$root$completion" || fail "$completion does not offer --message-log"
 done
 phase_done "shell completions"
+fi
 
-# 5. Purge, and check that nothing of the package is left.
+# 5. Upgrades come from the repository, and nothing takes the machine back.
+newer_version=$version+upgrade.test
+repack() { # DEB VERSION OUTPUT: the same package under another version
+    local tree=$archive/repack
+    rm -rf "$tree"
+    dpkg-deb -R "$1" "$tree"
+    sed -i "s/^Version: .*/Version: $2/" "$tree/DEBIAN/control"
+    dpkg-deb --root-owner-group -Zxz -b "$tree" "$3" >/dev/null
+}
+repack "$deb" "$newer_version" "$archive/${package}_${newer_version}_$arch.deb"
+packaging/apt-repo.sh publish "$repository" "$archive/${package}_${newer_version}_$arch.deb" 2>>"$logs/apt-repo.txt" \
+    || fail "publishing $newer_version failed: $(tail -n 5 "$logs/apt-repo.txt")"
+serve "$repository/public"
+say "apt-get update && apt-get upgrade -y: $version to $newer_version"
+apt_log "apt-get update (newer version)" apt-get update "${repository_only_update[@]}" || { tail -n 20 "$logs/apt.txt" >&2; fail "apt-get update failed"; }
+apt_log "apt-get upgrade" apt-get upgrade -y -o DPkg::Options::=--force-unsafe-io \
+    || { tail -n 30 "$logs/apt.txt" >&2; fail "apt-get upgrade failed"; }
+[ "$(installed_version)" = "$newer_version" ] \
+    || fail "apt-get upgrade left $package at $(installed_version), not $newer_version"
+phase_done "apt-get upgrade from the repository"
+
+# The older package published again: the repository refuses it.
+if packaging/apt-repo.sh publish "$repository" "$deb" 2>>"$logs/apt-repo.txt"; then
+    fail "packaging/apt-repo.sh published $version over $newer_version"
+fi
+# The repository as it was before the upgrade (old, validly signed indexes, as a stale mirror or an
+# attacker replays them): apt keeps the newer installed version.
+serve "$archive/first-publication"
+apt_log "apt-get update (rolled back repository)" apt-get update "${repository_only_update[@]}" || true
+apt_log "apt-get upgrade (rolled back repository)" apt-get upgrade -y || true
+[ "$(installed_version)" = "$newer_version" ] \
+    || fail "a rolled-back repository took $package from $newer_version to $(installed_version)"
+# Indexes signed by a key the machine does not trust: apt refuses them, and what they offer.
+intruder_version=$version+zz.intruder
+repack "$deb" "$intruder_version" "$archive/intruder.deb"
+packaging/apt-repo.sh init "$archive/intruder" "$(archive_key "Intruder")" 2>>"$logs/apt-repo.txt" \
+    && packaging/apt-repo.sh publish "$archive/intruder" "$archive/intruder.deb" 2>>"$logs/apt-repo.txt" \
+    || fail "could not make the intruder's repository: $(tail -n 5 "$logs/apt-repo.txt")"
+serve "$archive/intruder/public"
+intruder_update=$(in_root apt-get update "${repository_only_update[@]}" 2>&1 || true)
+printf '### apt-get update (another key)\n%s\n' "$intruder_update" >>"$logs/apt.txt"
+grep -q -E "NO_PUBKEY|is not signed|signatures couldn't be verified" <<<"$intruder_update" \
+    || fail "apt-get update did not refuse indexes signed by a key the machine does not trust: $intruder_update"
+apt_log "apt-get upgrade (another key)" apt-get upgrade -y || true
+[ "$(installed_version)" = "$newer_version" ] \
+    || fail "indexes signed by another key took $package to $(installed_version)"
+in_root apt-cache policy "$package" | grep -q -F "$intruder_version" \
+    && fail "apt offers $intruder_version from indexes signed by another key"
+serve "$repository/public"
+apt_log "apt-get update (back to the repository)" apt-get update "${repository_only_update[@]}" || fail "apt-get update failed"
+phase_done "downgrade and foreign-key refusals"
+
+# 6. Purge, and check that nothing of the package is left.
 in_root dpkg-query -L "$package" >"$logs/package-files.txt"
 in_root dpkg --purge "$package" >>"$logs/apt.txt" 2>&1 || fail "dpkg --purge failed"
 left=()

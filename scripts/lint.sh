@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
-paths=(Package.swift Sources Tests Benchmarks Fuzz)
+paths=(Package.swift Sources Tests Benchmarks Fuzz Examples)
 if [ "${1:-}" = --fix ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"
 fi

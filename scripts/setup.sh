@@ -25,7 +25,9 @@ packages=(
     # the chip-reading tests: the virtual passport
     "${VIRTUAL_PASSPORT_PACKAGES[@]}"
     # packaging and its install test
-    dpkg-dev debhelper fakeroot lintian desktop-file-utils appstream debootstrap help2man
+    dpkg-dev debhelper fakeroot lintian desktop-file-utils appstream debootstrap help2man librsvg2-bin
+    # the signed apt repository and its test
+    reprepro gnupg
     # the OCR-B model that the OCR engine's tests read with; its measurements compare it with
     # Tesseract's stock English model
     "${OCR_MODEL_PACKAGES[@]}" tesseract-ocr-eng

@@ -94,6 +94,8 @@ stage "core tests under ThreadSanitizer" scripts/tsan.sh
 # 30 s of new inputs for the JSON target and 8 s for each chip parser keep the suite within its
 # time budget; run scripts/fuzz.sh alone for longer (docs/fuzzing.md).
 stage "fuzz: corpus replay, JSON 30 s, each chip parser 8 s" env FUZZ_SECONDS=30 FUZZ_CHIP_SECONDS=8 scripts/fuzz.sh
+stage "release and embedding: scripts/release.sh tags a scratch clone, Examples/ build against the tag by version" \
+    scripts/examples-test.sh
 if [ $skip_camera_vm = 1 ]; then skip "camera tests in the vivid VM" "--skip-camera-vm"
 else stage "camera tests in the vivid VM" scripts/camera-vm-test.sh --no-build; fi
 if [ $skip_install_test = 1 ]; then skip ".deb build, lintian and install test" "--skip-install-test"

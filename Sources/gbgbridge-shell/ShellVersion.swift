@@ -3,7 +3,7 @@ import CWebKitGTK
 /// The version of `gbgbridge-shell` (also the default `--host-version`), and the facts a bug
 /// report needs: the WebKitGTK and GTK it runs with and was built against, and the Swift that built it.
 enum ShellVersion {
-    static let current = "0.1.0"
+    static let current = "0.2.0"
 
     /// The Swift compiler that built the shell.
     static var swift: String {
