@@ -66,7 +66,8 @@ extension Scenarios {
         await harness.pause(0.5)
         let afterRemoval = await probe.probe("after-forger-removed", harness: harness)
         harness.check(
-            afterRemoval?["ok"] == .bool(true), "once the frame is really gone (a trusted pagehide), the journey gets it",
+            afterRemoval?["ok"] == .bool(true),
+            "once the frame is really gone (a trusted pagehide), the journey gets it",
             "\(String(describing: afterRemoval))")
 
         // 2. The journey page forges the same events, and a relay-tagged message with a made-up origin.
@@ -85,7 +86,8 @@ extension Scenarios {
               { kind: "unserializable", reason: "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<" }) }));
             """)
         await harness.pause(0.8)
-        harness.check(readies == 0, "a forged pageshow with persisted does not make the relay greet again", "\(readies)")
+        harness.check(
+            readies == 0, "a forged pageshow with persisted does not make the relay greet again", "\(readies)")
         harness.check(
             !issues.contains { $0.contains("forged.example") },
             "a forged MessageEvent with a made-up origin is not reported as coming from it", "\(issues)")

@@ -76,10 +76,12 @@ extension Scenarios {
         harness.check(oneTurn == ["big-1:success"], "and is answered once", "\(oneTurn)")
         arrivals.removeAll()
         journey.run(
-            "post(requestText('big-2', \(5 * mebibyte))); setTimeout(function () { post(requestText('small-2', 200)); }, 0);")
+            "post(requestText('big-2', \(5 * mebibyte))); setTimeout(function () { post(requestText('small-2', 200)); }, 0);"
+        )
         let twoTurns = await answers(expected: 3)
         harness.check(
-            arrivals == ["upload.size:big-2", "upload.size:small-2"] && twoTurns.suffix(2) == ["big-2:success", "small-2:success"],
+            arrivals == ["upload.size:big-2", "upload.size:small-2"]
+                && twoTurns.suffix(2) == ["big-2:success", "small-2:success"],
             "two turns: the small request after the large one is answered after it", "\(arrivals) \(twoTurns)")
 
         // 2. Three 30 MiB and three 60 MiB requests in one turn, then a small one: each answered once, in order.

@@ -10,7 +10,8 @@ import Testing
 
     @Test func readsTheEnvelopeBeforeAndAfterAProblem() {
         let found = read(
-            #"{"version":"1.0","correlationId":"c-1","type":"request","payload":{"data":{"n":1e999,"s":"x\"}"},"action":"a.b"},"timestamp":"#)
+            #"{"version":"1.0","correlationId":"c-1","type":"request","payload":{"data":{"n":1e999,"s":"x\"}"},"action":"a.b"},"timestamp":"#
+        )
         #expect(found == EnvelopeSalvage(type: "request", correlationId: "c-1", action: "a.b"))
     }
 
@@ -31,6 +32,10 @@ import Testing
         invalid += [0xFF, 0xFE] + Array(#""}"#.utf8)
         #expect(invalid.withUnsafeBufferPointer { EnvelopeSalvage.read($0) } == EnvelopeSalvage(type: "request"))
         #expect(read(#"{"correlationId":7,"type":"request"}"#) == EnvelopeSalvage(type: "request"))
+    }
+
+    @Test func aKeyWrittenWithAnEscapeLeavesEverythingUnread() {
+        #expect(read(#"{"type":"event","typ\u0065":"request","correlationId":"c"}"#) == EnvelopeSalvage())
     }
 
     @Test func theLastOfRepeatedKeysCounts() {

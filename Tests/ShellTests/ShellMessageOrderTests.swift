@@ -30,7 +30,10 @@ struct ShellMessageOrderTests {
     func exitEventDoesNotOvertakeALargeRequest() throws {
         let log = scratch.appendingPathComponent("complete.jsonl").path
         let run = try ShellRun.run(
-            [journey("complete"), "--headless", "--exit-on", "journey.complete", "--message-log", log, "--timeout", "60"],
+            [
+                journey("complete"), "--headless", "--exit-on", "journey.complete", "--message-log", log, "--timeout",
+                "60",
+            ],
             scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let messages = logLines(log).compactMap(Self.message)
@@ -39,7 +42,9 @@ struct ShellMessageOrderTests {
         #expect(request != nil && complete != nil && request! < complete!, "\(messages)")
         let settled =
             messages.contains { $0.dir == "native-to-web" && $0.id == "large-first" }
-            || logLines(log).contains { ($0["abandoned"] as? [String: Any])?["correlationId"] as? String == "large-first" }
+            || logLines(log).contains {
+                ($0["abandoned"] as? [String: Any])?["correlationId"] as? String == "large-first"
+            }
         #expect(settled, "the request is answered or logged as abandoned: \(messages)")
     }
 

@@ -122,7 +122,9 @@ extension BridgeHost {
             case .decoding:
                 abandonedDecodes[entry.sequence] = reason
             case .text(let text):
-                if let message = try? BridgeMessage(json: text, maxBytes: limits.maxMessageBytes), message.type == .request {
+                if let message = try? BridgeMessage(json: text, maxBytes: limits.maxMessageBytes),
+                    message.type == .request
+                {
                     onRequestAbandoned?(message, reason)
                 }
             case .decoded(.success(let message), _, _) where message.type == .request:
@@ -147,7 +149,8 @@ extension BridgeHost {
         // The warning last, so that `lastError` names the refusal even when the answer cannot be sent.
         defer {
             report(
-                BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: \(refused.error.message)"))
+                BridgeIssue(
+                    kind: .rejectedMessage, message: "Rejected a message from the page: \(refused.error.message)"))
         }
         guard refused.envelope.type == BridgeMessageType.request.rawValue,
             let correlationId = refused.envelope.correlationId, !correlationId.isEmpty

@@ -25,6 +25,7 @@ public struct EnvelopeSalvage: Sendable, Hashable {
             case .type: found.type = scanner.plainString()
             case .correlationId: found.correlationId = scanner.plainString()
             case .payload:
+                found.action = nil
                 guard scanner.peek == UInt8(ascii: "{") else { return false }
                 scanner.members { scanner, key in
                     guard key == .action else { return false }
@@ -36,7 +37,9 @@ public struct EnvelopeSalvage: Sendable, Hashable {
             }
             return true
         }
-        return found
+        // A key written with an escape could spell one of the three: what was read may not be what a
+        // parser reads, so nothing is.
+        return scanner.sawEscapedKey ? EnvelopeSalvage() : found
     }
 
     enum Key: Equatable {
@@ -48,6 +51,7 @@ public struct EnvelopeSalvage: Sendable, Hashable {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var failed = false
+        var sawEscapedKey = false
 
         var peek: UInt8? {
             mutating get {
@@ -107,6 +111,7 @@ public struct EnvelopeSalvage: Sendable, Hashable {
             skipString()
             guard !failed else { return .other }
             let key = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+            if key.contains(UInt8(ascii: "\\")) { sawEscapedKey = true }
             if key.elementsEqual("type".utf8) { return .type }
             if key.elementsEqual("correlationId".utf8) { return .correlationId }
             if key.elementsEqual("payload".utf8) { return .payload }

@@ -83,7 +83,8 @@ extension BridgeMessage {
         guard let type = BridgeMessageType(rawValue: typeName) else {
             let hint = BridgeMessageType(rawValue: typeName.lowercased()) != nil ? ", in the wrong letter case" : ""
             throw Self.invalid(
-                "unknown message type: \(Self.describedForError(typeName))\(hint) (expected request, response or event)")
+                "unknown message type: \(Self.describedForError(typeName))\(hint) (expected request, response or event)"
+            )
         }
         guard case .number(let timestamp)? = envelope["timestamp"] else {
             throw Self.invalid(
