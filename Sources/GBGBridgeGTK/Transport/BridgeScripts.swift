@@ -275,8 +275,9 @@ enum BridgeScripts {
             record("uncaught", text, { source: String(event.filename || ""), line: event.lineno || 0,
               column: event.colno || 0 });
           }, true);
+          // WebKit dispatches its own unhandledrejection events untrusted, so this one cannot tell a forged
+          // event from a real one; a forged one only records what the page could log itself.
           listen.call(target, "unhandledrejection", function (event) {
-            if (!event.isTrusted) { return; }
             var reason = event.reason;
             record("unhandled-rejection", describe(reason), reason instanceof Error ? place(reason.stack, 0)
               : { source: "", line: 0, column: 0 });
