@@ -481,10 +481,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
         // Without history only the page's own step is refused; WebKit's substitution of an address it
         // would not fetch is a load failure (``LoadFailureClassifier/substitutedLoad``).
         guard let requestedURI, LoadFailureClassifier.isBlankAddress(requestedURI) else { return false }
-        noteRefused(uri)
         let now = ContinuousClock.now
         if let lastBlankReload, now - lastBlankReload > .seconds(10) { blankReloads = 0 }
         guard blankReloads < Self.maximumBlankReloads else { return false }
+        noteRefused(uri)
         blankReloads += 1
         lastBlankReload = now
         committedSinceStart = false
