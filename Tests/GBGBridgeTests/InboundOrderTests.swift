@@ -134,6 +134,18 @@ import Testing
         #expect(host.pendingRequests.map(\.correlationId) == ["same"])
     }
 
+    @Test func manySmallMessagesBehindALargeOneAreHandedOverInOrder() async {
+        host.limits.maxReceivedMessages = 8
+        host.receive(text: bigRequest("big", bytes: 5 * 1024 * 1024))
+        for index in 0..<20_000 {
+            host.receive(text: TestMessages.event("flood.\(index)", correlationId: "e\(index)"))
+        }
+        await host.backgroundDecodingFinished()
+        #expect(seen.actions.count == 20_001)
+        #expect(seen.actions.first == "upload.big" && seen.actions.last == "flood.19999")
+        #expect(seen.actions.dropFirst().enumerated().allSatisfy { $0.element == "flood.\($0.offset)" })
+    }
+
     @Test func bytesWaitBehindALargeMessageToo() async {
         host.receive(text: bigRequest("big", bytes: 6 * 1024 * 1024))
         host.receive(bytes: Array(smallRequest("bytes").utf8))

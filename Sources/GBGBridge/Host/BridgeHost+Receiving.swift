@@ -15,7 +15,7 @@ extension BridgeHost {
     public func receive(text: String) {
         let size = text.utf8.count
         let decodesInBackground = size > limits.backgroundDecodingBytes
-        guard decodesInBackground || !inbound.isEmpty else {
+        guard decodesInBackground || !inbound.isEmpty || isHandingOver else {
             var contiguous = text
             contiguous.withUTF8 { utf8 in
                 receive(utf8: utf8, originalText: text)
@@ -85,55 +85,75 @@ extension BridgeHost {
     }
 
     /// Hands over the waiting messages from the front of ``inbound`` until one still being decoded.
+    ///
+    /// The ready front is taken off the queue in one piece (a page may queue many thousands of small
+    /// messages behind a large one; taking them one by one from the front would be quadratic).
     private func handOverInbound() {
         guard !isHandingOver else { return }
         isHandingOver = true
         defer { isHandingOver = false }
-        while let first = inbound.first {
-            if case .decoding = first.state { break }
-            inbound.removeFirst()
-            guard first.generation == pageGeneration else { continue }
-            switch first.state {
-            case .decoding:
-                break
-            case .text(let text):
-                var contiguous = text
-                contiguous.withUTF8 { utf8 in
-                    receive(utf8: utf8, originalText: text)
-                }
-            case .decoded(.failure(let refused), _, _):
-                reject(refused)
-            case .decoded(.success(let message), let text, let fingerprint):
-                trafficObserver?(BridgeTraffic(direction: .webToNative, message: message, json: text))
-                var contiguous = text
-                contiguous.withUTF8 { accept(message, wire: $0, fingerprint: fingerprint) }
-            }
+        while true {
+            let ready = inbound.prefix { entry in
+                if case .decoding = entry.state { false } else { true }
+            }.count
+            guard ready > 0 else { break }
+            let batch = Array(inbound[..<ready])
+            inbound.removeFirst(ready)
+            for entry in batch { handOver(entry) }
         }
         resumeDecodeWaitersIfDone()
+    }
+
+    /// Hands one message to the handlers, or, when its page went away while the messages before it were
+    /// handed over, reports it abandoned.
+    private func handOver(_ entry: InboundMessage) {
+        guard entry.generation == pageGeneration else {
+            abandon(entry, reason: lastAbandonReason)
+            return
+        }
+        switch entry.state {
+        case .decoding:
+            break
+        case .text(let text):
+            var contiguous = text
+            contiguous.withUTF8 { utf8 in
+                receive(utf8: utf8, originalText: text)
+            }
+        case .decoded(.failure(let refused), _, _):
+            reject(refused)
+        case .decoded(.success(let message), let text, let fingerprint):
+            trafficObserver?(BridgeTraffic(direction: .webToNative, message: message, json: text))
+            var contiguous = text
+            contiguous.withUTF8 { accept(message, wire: $0, fingerprint: fingerprint) }
+        }
     }
 
     /// The page went away: what it sent and the host has not handed over is dropped, and its requests
     /// are reported abandoned (those still being decoded when their decoding ends).
     func abandonInbound(reason: String) {
+        lastAbandonReason = reason
         let dropped = inbound
         inbound.removeAll()
-        for entry in dropped {
-            switch entry.state {
-            case .decoding:
-                abandonedDecodes[entry.sequence] = reason
-            case .text(let text):
-                if let message = try? BridgeMessage(json: text, maxBytes: limits.maxMessageBytes),
-                    message.type == .request
-                {
-                    onRequestAbandoned?(message, reason)
-                }
-            case .decoded(.success(let message), _, _) where message.type == .request:
-                onRequestAbandoned?(message, reason)
-            case .decoded:
-                break
-            }
-        }
+        for entry in dropped { abandon(entry, reason: reason) }
         resumeDecodeWaitersIfDone()
+    }
+
+    /// Reports `entry` abandoned if it is a request (one still being decoded when its decoding ends).
+    private func abandon(_ entry: InboundMessage, reason: String) {
+        switch entry.state {
+        case .decoding:
+            abandonedDecodes[entry.sequence] = reason
+        case .text(let text):
+            if let message = try? BridgeMessage(json: text, maxBytes: limits.maxMessageBytes),
+                message.type == .request
+            {
+                onRequestAbandoned?(message, reason)
+            }
+        case .decoded(.success(let message), _, _) where message.type == .request:
+            onRequestAbandoned?(message, reason)
+        case .decoded:
+            break
+        }
     }
 
     private func resumeDecodeWaitersIfDone() {
@@ -166,7 +186,7 @@ extension BridgeHost {
 
     /// Takes one message from the page as UTF-8 bytes; see ``receive(text:)``.
     public func receive(bytes: [UInt8]) {
-        guard inbound.isEmpty else {
+        guard inbound.isEmpty && !isHandingOver else {
             // Behind a message still being decoded: it waits its turn, as text (invalid UTF-8 is refused as such).
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 reject(

@@ -103,6 +103,8 @@ public final class BridgeHost {
     /// Why the page of each message still being decoded went away, by the message's sequence number:
     /// a request among them is reported abandoned when its decoding ends.
     @ObservationIgnored var abandonedDecodes: [UInt64: String] = [:]
+    /// Why the page went away the last time (for messages of it still being handed over then).
+    @ObservationIgnored var lastAbandonReason = ""
     @ObservationIgnored let slotsOwnTheirActions: Bool
 
     /// A host whose capabilities follow its typed slots and custom capabilities.
