@@ -16,9 +16,9 @@ import Testing
     }
 
     private func envelope(type: String = "request", correlationId: String = "c", status: String? = nil) -> String {
-        let statusMember = status.map { #","status":"# + BridgeScriptsFreeQuote.quote($0) } ?? ""
-        return #"{"version":"1.0","correlationId":"# + BridgeScriptsFreeQuote.quote(correlationId) + #","type":"#
-            + BridgeScriptsFreeQuote.quote(type) + #","timestamp":1,"payload":{"action":"a""# + statusMember + "}}"
+        let statusMember = status.map { #","status":"# + JSONQuote.quote($0) } ?? ""
+        return #"{"version":"1.0","correlationId":"# + JSONQuote.quote(correlationId) + #","type":"#
+            + JSONQuote.quote(type) + #","timestamp":1,"payload":{"action":"a""# + statusMember + "}}"
     }
 
     private func everyWord() -> String {
@@ -68,7 +68,7 @@ import Testing
 }
 
 /// A JSON string literal for the test inputs above.
-private enum BridgeScriptsFreeQuote {
+private enum JSONQuote {
     static func quote(_ text: String) -> String {
         (try? JSONValue.string(text).jsonText()) ?? "\"\""
     }
