@@ -47,6 +47,9 @@ enum Scenarios {
         "web-camera": Scenario(body: webCamera),
         "web-camera-ask": Scenario(body: webCameraAsk),
         "web-camera-hostile": Scenario(timeoutSeconds: 120, body: webCameraHostile),
+        "forged-events": Scenario(timeoutSeconds: 120, body: forgedEvents),
+        "blank-steps": Scenario(timeoutSeconds: 120, body: blankSteps),
+        "message-order": Scenario(timeoutSeconds: 240, body: messageOrder),
         // Needs vivid cameras: run in the camera VM (scripts/camera-vm-test.sh), not by the test suite.
         "web-camera-vivid": Scenario(timeoutSeconds: 400, body: webCameraVivid),
         "web-camera-pipewire": Scenario(timeoutSeconds: 180, body: webCameraPipeWire),

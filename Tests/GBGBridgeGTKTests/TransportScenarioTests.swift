@@ -18,7 +18,7 @@ struct TransportScenarioTests {
             "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
             "capability-life", "user-content", "explicit-policy", "web-camera",
-            "web-camera-ask", "web-camera-hostile",
+            "web-camera-ask", "web-camera-hostile", "forged-events", "blank-steps", "message-order",
         ])
     func scenario(_ name: String) async throws {
         // The lifecycle scenario checks focus events: on a shared display, windows that other

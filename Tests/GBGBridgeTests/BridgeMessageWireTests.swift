@@ -106,7 +106,7 @@ import Testing
         ),
         (
             #"{"version":"1.0","correlationId":"c","type":"query","timestamp":1,"payload":{"action":"a"}}"#,
-            "unknown message type \"query\""
+            "unknown message type: a string of 5 characters (expected request, response or event)"
         ),
         (#"{"version":"1.0","correlationId":"c","type":"request","payload":{"action":"a"}}"#, "missing \"timestamp\""),
         (
@@ -128,7 +128,7 @@ import Testing
         ),
         (
             #"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","status":"done"}}"#,
-            "unknown status \"done\""
+            "unknown status: a string of 4 characters (expected success"
         ),
         (
             #"{"version":"1.0","correlationId":"c","type":"response","timestamp":1,"payload":{"action":"a","status":1}}"#,

@@ -28,6 +28,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: start, count: count))
     checkValueRoundTrip(bytes)
     checkMessageRoundTrip(bytes)
+    checkEnvelopeSalvage(bytes)
     MainActor.assumeIsolated {
         let host = FuzzState.host
         host.receive(bytes: bytes)
@@ -65,5 +66,20 @@ func checkMessageRoundTrip(_ bytes: [UInt8]) {
     }
     guard let again = try? BridgeMessage(json: text), again == message else {
         fatalError("message round trip changed the message: \(text)")
+    }
+}
+
+/// What the envelope scan reads of any input is within its bounds, and of an accepted request is the real
+/// type and id.
+func checkEnvelopeSalvage(_ bytes: [UInt8]) {
+    let found = bytes.withUnsafeBufferPointer { EnvelopeSalvage.read($0) }
+    for field in [found.type, found.correlationId, found.action] {
+        if let field, field.utf8.count > EnvelopeSalvage.maxFieldBytes {
+            fatalError("the envelope scan read a field over its bound: \(field.utf8.count) bytes")
+        }
+    }
+    guard let message = try? BridgeMessage(bytes: bytes), let type = found.type else { return }
+    if type != message.type.rawValue {
+        fatalError("the envelope scan read type \(type) of a \(message.type.rawValue)")
     }
 }

@@ -22,8 +22,8 @@ extension BridgeHost {
         /// Above this many entries in `pendingRequests`, the host reports it in `lastError`.
         public var pendingWarningThreshold: Int
         /// Messages given as text longer than this many UTF-8 bytes are decoded off the main actor, so that the
-        /// host goes on answering the messages that arrive meanwhile; such a message is handled when its
-        /// decoding ends, after those. `Int.max` decodes every message at once, in arrival order.
+        /// main loop goes on meanwhile; the messages taken after such a message wait behind it, and all are
+        /// handed over in the order they arrived. `Int.max` decodes every message at once, on the main actor.
         public var backgroundDecodingBytes: Int
 
         public init(

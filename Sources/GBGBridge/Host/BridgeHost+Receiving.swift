@@ -4,36 +4,44 @@ extension BridgeHost {
     /// Invalid input (too large, too deep, not JSON, not a bridge message, a
     /// `correlationId` with a lone UTF-16 surrogate escape) is not recorded or routed: it
     /// only sets ``lastError`` to `Rejected a message from the page: <reason>` (and reports a
-    /// ``BridgeIssue/Kind/rejectedMessage`` issue).
+    /// ``BridgeIssue/Kind/rejectedMessage`` issue). A refused request whose `correlationId` can
+    /// still be read (``EnvelopeSalvage``) is answered with an `INVALID_REQUEST` error.
     ///
-    /// A message longer than `limits.backgroundDecodingBytes` (and within the size limit) is decoded off the
-    /// main actor and handled when that ends: messages that arrive meanwhile are handled first, and a page
-    /// that went away in between (``resetForNewPage(reason:)``) never sees it handled.
-    /// ``backgroundDecodingFinished()`` waits for such messages.
+    /// Messages reach the handlers in the order they were taken. One longer than
+    /// `limits.backgroundDecodingBytes` is decoded off the main actor, and the messages taken after it
+    /// wait behind it until its decoding ends. A page that went away in between
+    /// (``resetForNewPage(reason:)``) never sees them handled; its requests among them are reported to
+    /// ``onRequestAbandoned``. ``backgroundDecodingFinished()`` waits for all of them.
     public func receive(text: String) {
         let size = text.utf8.count
-        if size > limits.backgroundDecodingBytes && size <= limits.maxMessageBytes {
-            decodeInBackground(text)
+        let decodesInBackground = size > limits.backgroundDecodingBytes
+        guard decodesInBackground || !inbound.isEmpty || isHandingOver else {
+            var contiguous = text
+            contiguous.withUTF8 { utf8 in
+                receive(utf8: utf8, originalText: text)
+            }
             return
         }
-        var contiguous = text
-        contiguous.withUTF8 { utf8 in
-            receive(utf8: utf8, originalText: text)
+        inboundCount &+= 1
+        if decodesInBackground {
+            inbound.append(InboundMessage(sequence: inboundCount, generation: pageGeneration, state: .decoding))
+            decodeInBackground(text, sequence: inboundCount)
+        } else {
+            inbound.append(InboundMessage(sequence: inboundCount, generation: pageGeneration, state: .text(text)))
         }
     }
 
     /// Returns once every message handed to ``receive(text:)`` so far has been handled (or dropped), including
-    /// those decoded off the main actor.
+    /// those decoded off the main actor and those waiting behind them.
     public func backgroundDecodingFinished() async {
-        guard backgroundDecodes > 0 else { return }
+        guard backgroundDecodes > 0 || !inbound.isEmpty else { return }
         await withCheckedContinuation { backgroundDecodeWaiters.append($0) }
     }
 
-    private func decodeInBackground(_ text: String) {
-        let generation = pageGeneration
+    private func decodeInBackground(_ text: String, sequence: UInt64) {
         let maxBytes = limits.maxMessageBytes
         let maxDepth = limits.maxNestingDepth
-        let summarized = text.utf8.count > limits.maxRetainedMessageBytes
+        let summarized = text.utf8.count > limits.maxRetainedMessageBytes && text.utf8.count <= maxBytes
         backgroundDecodes += 1
         Task {
             // The history's fingerprint of the body (about 1.7 ms per MiB, byte by byte) is taken off the main actor
@@ -45,44 +53,151 @@ extension BridgeHost {
                     return contiguous.withUTF8 { FNV1a64.hash($0) }
                 } : nil
             let decoded = await Task.detached(priority: .userInitiated) {
-                () -> Result<BridgeMessage, BridgeCodingError> in
+                () -> Result<BridgeMessage, RefusedMessage> in
                 var contiguous = text
                 return contiguous.withUTF8 { utf8 in
-                    Result { () throws(BridgeCodingError) in
-                        try BridgeMessage(utf8: utf8, maxBytes: maxBytes, maxDepth: maxDepth)
+                    do throws(BridgeCodingError) {
+                        return .success(try BridgeMessage(utf8: utf8, maxBytes: maxBytes, maxDepth: maxDepth))
+                    } catch {
+                        return .failure(RefusedMessage(error: error, envelope: EnvelopeSalvage.read(utf8)))
                     }
                 }
             }.value
             let fingerprint = await fingerprinting?.value
-            finishBackgroundDecoding(decoded, text: text, fingerprint: fingerprint, generation: generation)
+            finishBackgroundDecoding(decoded, text: text, fingerprint: fingerprint, sequence: sequence)
         }
     }
 
     private func finishBackgroundDecoding(
-        _ decoded: Result<BridgeMessage, BridgeCodingError>, text: String, fingerprint: UInt64?, generation: UInt64
+        _ decoded: Result<BridgeMessage, RefusedMessage>, text: String, fingerprint: UInt64?, sequence: UInt64
     ) {
-        defer {
-            backgroundDecodes -= 1
-            if backgroundDecodes == 0 {
-                let waiters = backgroundDecodeWaiters
-                backgroundDecodeWaiters.removeAll()
-                for waiter in waiters { waiter.resume() }
+        backgroundDecodes -= 1
+        if let index = inbound.firstIndex(where: { $0.sequence == sequence }) {
+            inbound[index].state = .decoded(decoded, text: text, fingerprint: fingerprint)
+            handOverInbound()
+        } else if let reason = abandonedDecodes.removeValue(forKey: sequence) {
+            // Its page went away while it was decoded: a request among them was never answered.
+            if case .success(let message) = decoded, message.type == .request {
+                onRequestAbandoned?(message, reason)
             }
         }
-        // The page that sent it has gone: nothing of it is handled (its requests were settled then).
-        guard generation == pageGeneration else { return }
-        switch decoded {
-        case .failure(let error):
-            report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: \(error.message)"))
-        case .success(let message):
+        resumeDecodeWaitersIfDone()
+    }
+
+    /// Hands over the waiting messages from the front of ``inbound`` until one still being decoded.
+    ///
+    /// The ready front is taken off the queue in one piece (a page may queue many thousands of small
+    /// messages behind a large one; taking them one by one from the front would be quadratic).
+    private func handOverInbound() {
+        guard !isHandingOver else { return }
+        isHandingOver = true
+        defer { isHandingOver = false }
+        while true {
+            let ready = inbound.prefix { entry in
+                if case .decoding = entry.state { false } else { true }
+            }.count
+            guard ready > 0 else { break }
+            let batch = Array(inbound[..<ready])
+            inbound.removeFirst(ready)
+            for entry in batch { handOver(entry) }
+        }
+        resumeDecodeWaitersIfDone()
+    }
+
+    /// Hands one message to the handlers, or, when its page went away while the messages before it were
+    /// handed over, reports it abandoned.
+    private func handOver(_ entry: InboundMessage) {
+        guard entry.generation == pageGeneration else {
+            abandon(entry, reason: lastAbandonReason)
+            return
+        }
+        switch entry.state {
+        case .decoding:
+            break
+        case .text(let text):
+            var contiguous = text
+            contiguous.withUTF8 { utf8 in
+                receive(utf8: utf8, originalText: text)
+            }
+        case .decoded(.failure(let refused), _, _):
+            reject(refused)
+        case .decoded(.success(let message), let text, let fingerprint):
             trafficObserver?(BridgeTraffic(direction: .webToNative, message: message, json: text))
             var contiguous = text
             contiguous.withUTF8 { accept(message, wire: $0, fingerprint: fingerprint) }
         }
     }
 
+    /// The page went away: what it sent and the host has not handed over is dropped, and its requests
+    /// are reported abandoned (those still being decoded when their decoding ends).
+    func abandonInbound(reason: String) {
+        lastAbandonReason = reason
+        let dropped = inbound
+        inbound.removeAll()
+        for entry in dropped { abandon(entry, reason: reason) }
+        resumeDecodeWaitersIfDone()
+    }
+
+    /// Reports `entry` abandoned if it is a request (one still being decoded when its decoding ends).
+    private func abandon(_ entry: InboundMessage, reason: String) {
+        switch entry.state {
+        case .decoding:
+            abandonedDecodes[entry.sequence] = reason
+        case .text(let text):
+            if let message = try? BridgeMessage(json: text, maxBytes: limits.maxMessageBytes),
+                message.type == .request
+            {
+                onRequestAbandoned?(message, reason)
+            }
+        case .decoded(.success(let message), _, _) where message.type == .request:
+            onRequestAbandoned?(message, reason)
+        case .decoded:
+            break
+        }
+    }
+
+    private func resumeDecodeWaitersIfDone() {
+        guard backgroundDecodes == 0, inbound.isEmpty, !backgroundDecodeWaiters.isEmpty else { return }
+        let waiters = backgroundDecodeWaiters
+        backgroundDecodeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Reports a message the host cannot take, and answers it with an error when it is a request whose id can be
+    /// read, so the page does not wait for ever.
+    private func reject(_ refused: RefusedMessage) {
+        // The warning last, so that `lastError` names the refusal even when the answer cannot be sent.
+        defer {
+            report(
+                BridgeIssue(
+                    kind: .rejectedMessage, message: "Rejected a message from the page: \(refused.error.message)"))
+        }
+        guard refused.envelope.type == BridgeMessageType.request.rawValue,
+            let correlationId = refused.envelope.correlationId, !correlationId.isEmpty
+        else { return }
+        sendResponse(
+            to: correlationId, action: refused.envelope.action ?? "", status: .error,
+            data: nil,
+            error: BridgeErrorPayload(
+                code: "INVALID_REQUEST",
+                message: "The host cannot take this request: \(refused.error.message)",
+                recoverable: false))
+    }
+
     /// Takes one message from the page as UTF-8 bytes; see ``receive(text:)``.
     public func receive(bytes: [UInt8]) {
+        guard inbound.isEmpty && !isHandingOver else {
+            // Behind a message still being decoded: it waits its turn, as text (invalid UTF-8 is refused as such).
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                reject(
+                    RefusedMessage(
+                        error: BridgeCodingError(.syntax, "The message is not valid UTF-8"),
+                        envelope: EnvelopeSalvage()))
+                return
+            }
+            receive(text: text)
+            return
+        }
         bytes.withUnsafeBufferPointer { utf8 in
             receive(utf8: utf8, originalText: nil)
         }
@@ -93,13 +208,13 @@ extension BridgeHost {
     /// `Rejected a message from the page: The message is 96.0 MiB, over the 64 MiB limit`.
     /// For a transport that measures a message before handing it over; `bytes` is its
     /// UTF-8 length, expected to be over `limits.maxMessageBytes`. A known
-    /// `correlationId` is added (clipped if long).
+    /// `correlationId` is described (its length), not repeated.
     public func reportOversizeMessage(bytes: Int, correlationId: String? = nil) {
         var text =
             "Rejected a message from the page: "
             + BridgeMessage.oversizeReason(bytes: bytes, limit: limits.maxMessageBytes)
         if let correlationId {
-            text += " (correlationId \(BridgeMessage.quotedForError(correlationId)))"
+            text += " (its correlationId is \(BridgeMessage.describedForError(correlationId)))"
         }
         report(BridgeIssue(kind: .rejectedMessage, message: text))
     }
@@ -111,15 +226,11 @@ extension BridgeHost {
     }
 
     private func receive(utf8: UnsafeBufferPointer<UInt8>, originalText: String?) {
-        guard utf8.count <= limits.maxMessageBytes else {
-            reportOversizeMessage(bytes: utf8.count)
-            return
-        }
         let message: BridgeMessage
         do {
             message = try BridgeMessage(utf8: utf8, maxBytes: limits.maxMessageBytes, maxDepth: limits.maxNestingDepth)
         } catch {
-            report(BridgeIssue(kind: .rejectedMessage, message: "Rejected a message from the page: \(error.message)"))
+            reject(RefusedMessage(error: error, envelope: EnvelopeSalvage.read(utf8)))
             return
         }
         if let trafficObserver {

@@ -65,7 +65,7 @@ extension BridgeHost {
         ignoredResponseCount += 1
     }
 
-    private func sendResponse(
+    func sendResponse(
         to correlationId: String, action: String,
         status: BridgeResponseStatus, data: [String: JSONValue]?, error: BridgeErrorPayload?
     ) {

@@ -91,9 +91,20 @@ public final class BridgeHost {
     @ObservationIgnored var streamBuffers: [WeakStreamBuffer] = []
     /// The history size charged for each entry of `receivedMessages`, in the same order.
     @ObservationIgnored var receivedMessageSizes: [Int] = []
-    /// Large messages being decoded off the main actor, and who waits for them all to be handled.
+    /// Messages taken from the page and not yet handed over, in the order the page sent them.
+    @ObservationIgnored var inbound: [InboundMessage] = []
+    /// How many messages were taken so far (numbers ``inbound`` entries).
+    @ObservationIgnored var inboundCount: UInt64 = 0
+    /// Whether ``inbound`` is being handed over (a handler that receives again only queues).
+    @ObservationIgnored var isHandingOver = false
+    /// Messages being decoded off the main actor, and who waits for them all to be handled.
     @ObservationIgnored var backgroundDecodes = 0
     @ObservationIgnored var backgroundDecodeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Why the page of each message still being decoded went away, by the message's sequence number:
+    /// a request among them is reported abandoned when its decoding ends.
+    @ObservationIgnored var abandonedDecodes: [UInt64: String] = [:]
+    /// Why the page went away the last time (for messages of it still being handed over then).
+    @ObservationIgnored var lastAbandonReason = ""
     @ObservationIgnored let slotsOwnTheirActions: Bool
 
     /// A host whose capabilities follow its typed slots and custom capabilities.
@@ -224,6 +235,9 @@ public final class BridgeHost {
     /// Settles everything in flight because the page is going away (reload, navigation,
     /// crash or close): active slot requests end as `.cancelled(reason:)`, pending
     /// requests are dropped, and responses from handlers still running are discarded.
+    /// Every request of the page that was not answered, including those taken but not yet
+    /// handed over (waiting behind a large message, or still being decoded), is reported to
+    /// ``onRequestAbandoned``: at once, or when its decoding ends.
     public func resetForNewPage(reason: String) {
         pageGeneration &+= 1
         completedRequestCount = 0
@@ -234,6 +248,7 @@ public final class BridgeHost {
         let working = requestsInHandlers
         requestsInHandlers.removeAll()
         for request in waiting + working { onRequestAbandoned?(request, reason) }
+        abandonInbound(reason: reason)
     }
 
     /// The slot and custom capability entries `capability.query` reports right now.

@@ -67,11 +67,9 @@ extension BridgeMessage {
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    /// Page-supplied text for an error message, clipped so a huge field cannot turn
-    /// `lastError` into megabytes of text.
-    static func quotedForError(_ text: String) -> String {
-        if text.utf8.count <= 64 { return "\"\(text)\"" }
-        return "\"\(String(text.unicodeScalars.prefix(48)))…\" (\(ByteCountText(text.utf8.count).text))"
+    /// Page-supplied text in an error message: described (kind and length), never repeated (``PageText``).
+    static func describedForError(_ text: String) -> String {
+        PageText.describe(text)
     }
 
     /// Builds a message from a parsed JSON value, checking every field's type.
@@ -83,8 +81,10 @@ extension BridgeMessage {
         let correlationId = try Self.string("correlationId", in: envelope, at: "message")
         let typeName = try Self.string("type", in: envelope, at: "message")
         guard let type = BridgeMessageType(rawValue: typeName) else {
+            let hint = BridgeMessageType(rawValue: typeName.lowercased()) != nil ? ", in the wrong letter case" : ""
             throw Self.invalid(
-                "unknown message type \(Self.quotedForError(typeName)) (expected request, response or event)")
+                "unknown message type: \(Self.describedForError(typeName))\(hint) (expected request, response or event)"
+            )
         }
         guard case .number(let timestamp)? = envelope["timestamp"] else {
             throw Self.invalid(
@@ -105,8 +105,9 @@ extension BridgeMessage {
         case nil, .null?: status = nil
         case .string(let name)?:
             guard let known = BridgeResponseStatus(rawValue: name) else {
+                let hint = BridgeResponseStatus(rawValue: name.lowercased()) != nil ? ", in the wrong letter case" : ""
                 throw Self.invalid(
-                    "unknown status \(Self.quotedForError(name)) (expected success, error, cancelled, unsupported or acknowledged)"
+                    "unknown status: \(Self.describedForError(name))\(hint) (expected success, error, cancelled, unsupported or acknowledged)"
                 )
             }
             status = known

@@ -270,11 +270,13 @@ enum BridgeScripts {
             };
           });
           listen.call(target, "error", function (event) {
-            if (event.target !== window && event.target !== undefined) { return; }
+            if (!event.isTrusted || (event.target !== window && event.target !== undefined)) { return; }
             var text = event.error instanceof Error ? String(event.error) : String(event.message);
             record("uncaught", text, { source: String(event.filename || ""), line: event.lineno || 0,
               column: event.colno || 0 });
           }, true);
+          // WebKit dispatches its own unhandledrejection events untrusted, so this one cannot tell a forged
+          // event from a real one; a forged one only records what the page could log itself.
           listen.call(target, "unhandledrejection", function (event) {
             var reason = event.reason;
             record("unhandled-rejection", describe(reason), reason instanceof Error ? place(reason.stack, 0)
@@ -339,6 +341,9 @@ enum BridgeScripts {
                 control.postMessage({ kind: "notice", body: event.detail });
               }, true);
               window.addEventListener("message", function (event) {
+                // A script can dispatch a MessageEvent with any origin and source it likes; only one the
+                // browser delivered (window.postMessage) says who sent it.
+                if (!event.isTrusted) { return; }
                 var data = event.data;
                 if (data === null || typeof data !== "object" || !("\(relayTag)" in data)) { return; }
                 event.stopImmediatePropagation();
@@ -377,8 +382,10 @@ enum BridgeScripts {
               // A document brought back from the back/forward cache keeps its token but was
               // replaced meanwhile: it says hello again so it can receive.
               window.addEventListener("pageshow", function (event) {
-                if (event.persisted && isAllowed()) { control.postMessage({ kind: "hello", token: token }); }
-              });
+                if (event.isTrusted && event.persisted && isAllowed()) {
+                  control.postMessage({ kind: "hello", token: token });
+                }
+              }, true);
             })();
             """
     }

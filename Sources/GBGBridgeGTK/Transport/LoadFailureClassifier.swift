@@ -68,13 +68,33 @@ enum LoadFailureClassifier {
 
     /// The failure WebKit does not report as one: a web address it would not fetch (a port it
     /// blocks) commits an empty `about:blank` document instead, with no `load-failed`.
-    static func substitutedLoad(started: String, committed: String, response: String?) -> JourneyLoadFailure? {
+    ///
+    /// - Parameters:
+    ///   - started: The view's address when the load started.
+    ///   - committed: The view's address when it committed.
+    ///   - response: The main resource's response address, if any.
+    ///   - requested: The address of the last navigation WebKit asked the policy about before the
+    ///     load started. WebKit substitutes `about:blank` without asking; a page (or frame) that sends
+    ///     the top window to `about:blank` itself goes through the policy first. Such a step, at any
+    ///     point of the page's load, is the page's own doing and never a failure to fetch.
+    static func substitutedLoad(
+        started: String, committed: String, response: String?, requested: String?
+    ) -> JourneyLoadFailure? {
         guard started.hasPrefix("http://") || started.hasPrefix("https://") else { return nil }
+        if let requested, isBlankAddress(requested) { return nil }
         guard committed == "about:blank" || (committed == started && response == "about:blank") else { return nil }
         guard OriginPolicy.components(ofURLString: started)?.port != nil else {
             return JourneyLoadFailure(url: started, kind: .network, message: tr("WebKit did not fetch this address"))
         }
         return JourneyLoadFailure(url: started, kind: .network, message: restrictedPortMessage(of: started))
+    }
+
+    /// Whether `address` names the empty document (`about:blank`, with any query or fragment, in any case).
+    static func isBlankAddress(_ address: String) -> Bool {
+        let lowered = address.lowercased()
+        guard lowered.hasPrefix("about:blank") else { return false }
+        let rest = lowered.dropFirst("about:blank".count)
+        return rest.isEmpty || rest.first == "?" || rest.first == "#"
     }
 
     /// The failure for a main document whose server answered with HTTP `status` (400 or above).

@@ -18,7 +18,8 @@ extension WebKitBridgeTransport {
                         + "over the \(BridgeHost.readableByteCount(host.limits.maxMessageBytes)) limit (the page's postMessage threw a RangeError)"
                 ))
         case "unserializable":
-            guard case .string(let reason)? = notice["reason"] else { return }
+            guard case .string(let pageReason)? = notice["reason"] else { return }
+            let reason = Self.unserializableReasons.contains(pageReason) ? pageReason : "reading it threw an exception"
             host.report(
                 BridgeIssue(
                     kind: .rejectedMessage,
@@ -41,6 +42,13 @@ extension WebKitBridgeTransport {
             break
         }
     }
+
+    /// The reasons the page-world script itself gives for a body it cannot write as JSON; any other text
+    /// (an exception a getter or proxy of the page threw) is the page's and is not repeated.
+    static let unserializableReasons: Set<String> = [
+        "cyclic object value", "a BigInt cannot be sent as JSON", "it is undefined, not a JSON value",
+        "it is function, not a JSON value", "it is symbol, not a JSON value",
+    ]
 
     private static func integer(_ value: JSONValue?) -> Int {
         guard case .number(let number)? = value, number.isFinite, abs(number) < 1e12 else { return 0 }

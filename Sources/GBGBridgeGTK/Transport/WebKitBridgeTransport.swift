@@ -126,6 +126,10 @@ public final class WebKitBridgeTransport: BridgeTransport {
     private var isBatchScheduled = false
     private var committedURI: String?
     private var startedURI: String?
+    /// The address of the last navigation decided before the current load started.
+    private var requestedURI: String?
+    private var blankReloads = 0
+    private var lastBlankReload: ContinuousClock.Instant?
     private let signals = SignalConnections()
     /// The user scripts and message handlers kept on the web view's content manager.
     let userContent: UserContentRegistry
@@ -249,8 +253,9 @@ public final class WebKitBridgeTransport: BridgeTransport {
                 delivery.onFailure("Message dropped: the page it was meant for has gone")
             }
         case .failed(let failures):
+            // The exception is the page's own text: shown cut, with control characters escaped.
             for (index, message) in failures where deliveries.indices.contains(index) {
-                deliveries[index].onFailure("JavaScript evaluation failed: \(message)")
+                deliveries[index].onFailure("JavaScript evaluation failed: \(PageText.clipped(message))")
             }
         }
     }
@@ -423,6 +428,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
             startedURI = webkit_web_view_get_uri(webView).map { String(cString: $0) }
+            requestedURI = recentNavigations.last?.uri
             committedSinceStart = false
             lifecycle.publish(.loadStarted)
         case WEBKIT_LOAD_COMMITTED.rawValue:
@@ -431,7 +437,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
             if returnsFromBlankDocument(uri, in: webView) { return }
             if let started = startedURI,
                 let failure = LoadFailureClassifier.substitutedLoad(
-                    started: started, committed: uri, response: Self.mainResponseURI(of: webView))
+                    started: started, committed: uri, response: Self.mainResponseURI(of: webView),
+                    requested: requestedURI)
             {
                 reportLoadFailed(failure)
             }
@@ -457,15 +464,37 @@ public final class WebKitBridgeTransport: BridgeTransport {
     /// frame's, so it is refused here, once committed, by going back to the journey (restored
     /// from WebKit's back/forward cache where the page allows it, else loaded again). Counted as
     /// a refused navigation, never a load failure.
+    ///
+    /// A page that steps there while it is still loading leaves no history to go back to (the step
+    /// replaces its entry): the journey's address is loaded again, at most
+    /// ``maximumBlankReloads`` times in a row, after which the empty page stays (still no failure).
     private func returnsFromBlankDocument(_ uri: String, in webView: UnsafeMutablePointer<WebKitWebView>) -> Bool {
-        guard uri == "about:blank", let committedURI, committedURI != "about:blank",
-            webkit_web_view_can_go_back(webView) != 0
+        guard LoadFailureClassifier.isBlankAddress(uri), let committedURI,
+            !LoadFailureClassifier.isBlankAddress(committedURI)
         else { return false }
-        committedSinceStart = false
+        if webkit_web_view_can_go_back(webView) != 0 {
+            committedSinceStart = false
+            noteRefused(uri)
+            webkit_web_view_go_back(webView)
+            return true
+        }
+        // Without history only the page's own step is refused; WebKit's substitution of an address it
+        // would not fetch is a load failure (``LoadFailureClassifier/substitutedLoad``).
+        guard let requestedURI, LoadFailureClassifier.isBlankAddress(requestedURI) else { return false }
+        let now = ContinuousClock.now
+        if let lastBlankReload, now - lastBlankReload > .seconds(10) { blankReloads = 0 }
+        guard blankReloads < Self.maximumBlankReloads else { return false }
         noteRefused(uri)
-        webkit_web_view_go_back(webView)
+        blankReloads += 1
+        lastBlankReload = now
+        committedSinceStart = false
+        webkit_web_view_load_uri(webView, committedURI)
         return true
     }
+
+    /// How often in a row (each within 10 s of the last) a journey that steps to `about:blank` while
+    /// loading is loaded again.
+    static let maximumBlankReloads = 2
 
     private func webProcessTerminated(_ reason: UInt32) {
         webProcessTerminationCount += 1

@@ -17,8 +17,10 @@
 /// 2. it asks WebKit, from the isolated world the page cannot reach, what the document's policy
 ///    allows (`navigator.permissions.query` answers `denied` for a feature the policy blocks)
 ///    and reports `may` or `denied` for the camera and the microphone; any error counts as `may`;
-/// 3. it reports `gone` when the document is hidden for good (`pagehide`), and again `unknown`
-///    then its policy when it comes back from the back-forward cache.
+/// 3. it reports `gone` when the document is hidden (`pagehide`), and again `unknown` then its
+///    policy when it comes back from the back-forward cache (`pageshow` with `persisted`). Both
+///    count only when the browser dispatched them (`isTrusted`): the same events dispatched by a
+///    script are ignored, so no document can make the window forget it.
 ///
 /// The page can neither silence nor forge these reports: the handler exists only in the
 /// isolated world, and what is reported is read from the document itself.
@@ -64,8 +66,14 @@ enum WebPermissionScripts {
             });
           }
           ask();
-          window.addEventListener("pagehide", function () { hidden = true; report("gone", "gone"); }, true);
-          window.addEventListener("pageshow", function (event) { if (event.persisted) { ask(); } }, true);
+          // Only the browser's own events count: a page or frame can dispatch a `pagehide` or a `pageshow`
+          // with `persisted` set on its own window, and those are untrusted.
+          window.addEventListener("pagehide", function (event) {
+            if (event.isTrusted) { hidden = true; report("gone", "gone"); }
+          }, true);
+          window.addEventListener("pageshow", function (event) {
+            if (event.isTrusted && event.persisted) { ask(); }
+          }, true);
         })();
         """
 }
