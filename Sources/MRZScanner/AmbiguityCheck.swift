@@ -29,14 +29,16 @@ enum AmbiguityCheck {
             }
         }
         guard doubts.count <= maximumDoubts else { return nil }
-        var found: MRZReading?
+        var found: [MRZReading] = []
         func consider(_ changes: [(line: Int, column: Int, character: Character)]) -> Bool {
             var changed = raw
             for change in changes { changed[change.line][change.column] = change.character }
             let reading = MRZText.read(lines: changed.map { String($0) })
-            guard reading.isValid else { return true }
-            if let found, found.lines != reading.lines { return false }
-            if found == nil { found = reading }
+            guard reading.isValid, let fields = reading.fields else { return true }
+            if found.contains(where: { $0.lines == reading.lines }) { return true }
+            // Readings that differ in more than their codes: the zone is ambiguous.
+            if let first = found.first?.fields, !first.agreesOutsideCodes(with: fields) { return false }
+            found.append(reading)
             return true
         }
         guard consider([]) else { return nil }
@@ -46,6 +48,9 @@ enum AmbiguityCheck {
                 guard consider([first, second]) else { return nil }
             }
         }
-        return found
+        // Readings that differ only in their codes: the one with listed codes, when it is one.
+        guard let fewest = found.map(\.irregularFields.count).min() else { return nil }
+        let best = found.filter { $0.irregularFields.count == fewest }
+        return best.count == 1 ? best[0] : nil
     }
 }
