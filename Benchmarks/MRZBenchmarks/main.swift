@@ -209,6 +209,9 @@ var keysGiven: [String: [String]?] = [:]
 /// code misread while the key is right).
 var rules: [String: (right: Int, wrong: Int, wrongZone: Int)] = [:]
 var dumpLines: [String] = []
+/// Right keys given with irregular codes, and read from the picture turned a quarter.
+var irregularRight = 0
+var turnedRight = 0
 
 /// What one still read gave.
 struct StillResult: Sendable {
@@ -216,6 +219,7 @@ struct StillResult: Sendable {
     var confirmed: Bool
     var confirmation: MRZConfirmation?
     var lowestConfidence: Float?
+    var turned: Bool
     var candidates: Int
     var attempts: Int
     var milliseconds: Double
@@ -247,13 +251,21 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
                 bytes += crop.pixels
                 _ = FileManager.default.createFile(atPath: name, contents: Data(bytes))
                 print("  crop \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
+                for line in lines where line.symbols.count >= 20 {
+                    let described = line.symbols.map { symbol in
+                        let others = symbol.alternatives.prefix(2).map { "\($0.character)\(Int($0.confidence))" }
+                        return "\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"
+                    }
+                    print("    " + described.joined(separator: " "))
+                }
             }
         }
         var scan: MRZScan?
         let took = clock.measure { scan = scanner.scan(full, effort: .still) }
         let result = StillResult(
             reading: scan!.reading, confirmed: scan!.isConfirmed, confirmation: scan!.confirmation,
-            lowestConfidence: scan!.lowestConfidence, candidates: scan!.candidateCount,
+            lowestConfidence: scan!.lowestConfidence, turned: scan!.zone == nil && scan!.reading.format != nil,
+            candidates: scan!.candidateCount,
             attempts: scan!.attempts, milliseconds: milliseconds(took))
         stillResults.withLock { $0[index] = result }
     }
@@ -293,6 +305,10 @@ for (index, entry) in chosen.enumerated() {
                 + "\(asRead)\t\(keyRight)\t\(reading.lines == entry.lines)")
     }
     let key = accessKey(of: reading, reported: reported)
+    if key != nil, key == entry.accessKey {
+        if !reading.irregularFields.isEmpty { irregularRight += 1 }
+        if still.turned { turnedRight += 1 }
+    }
     keysGiven[entry.file] = .some(key)
     if let key { if key == entry.accessKey { tally.keyRight += 1 } else { tally.keyWrong += 1 } }
     if reading.isValid && !still.confirmed {
@@ -420,6 +436,7 @@ for rule in ["secondReading", "certainReading", "notConfirmed"] {
     let counts = rules[rule, default: (0, 0, 0)]
     print("| \(rule) | \(counts.right) | \(counts.wrong) | \(counts.wrongZone) |")
 }
+print("right keys given with codes outside ISO 3166 and ICAO's list: \(irregularRight); read turned a quarter: \(turnedRight)")
 if let failures = options.failures {
     _ = FileManager.default.createFile(
         atPath: failures + ".valid.tsv", contents: Data(dumpLines.joined(separator: "\n").utf8))

@@ -66,7 +66,7 @@ public final class MRZScanner {
 
     /// The most crops a still scan gives the engine. The scan's result depends on this count, not
     /// on time: a slow or busy machine reads the same photo the same way, only more slowly.
-    public static let stillCropLimit = 12
+    public static let stillCropLimit = 18
     /// A safety cap, not a budget: a still scan starts no new crop after this long (a photo that
     /// reads at all reads in well under a second of a quiet machine's time).
     public static let stillSafetyCap = Duration.seconds(20)
@@ -90,11 +90,11 @@ public final class MRZScanner {
     /// live scan reads one crop; the frames confirm each other in ``MRZVoter``.
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
         let upright = scanAsHeld(image, effort: effort)
-        // A page photographed sideways: when nothing zone-like was read, the still is read again
+        // A page photographed sideways: when no valid zone was read, the still is read again
         // turned a quarter; the crops' half turn covers the other quarter.
-        guard effort == .still, upright.reading.format == nil else { return upright }
+        guard effort == .still, !upright.reading.isValid else { return upright }
         let turned = scanAsHeld(image.turnedQuarter(), effort: effort)
-        guard turned.reading.format != nil else { return upright }
+        guard turned.reading.isValid else { return upright }
         return MRZScan(
             reading: turned.reading, zone: nil, candidateCount: upright.candidateCount + turned.candidateCount,
             attempts: upright.attempts + turned.attempts, isConfirmed: turned.isConfirmed,

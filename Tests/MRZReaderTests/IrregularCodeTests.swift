@@ -53,10 +53,10 @@ struct IrregularCodeTests {
         let truth = builder.lines
         // A forged or misread birth date, with and without its check digit changed.
         var forged = truth
-        forged[1] = String(Array(truth[1])[0..<13]) + "750812" + String(Array(truth[1])[19...])
+        forged[1] = String(Array(truth[1])[0..<13]) + "740912" + String(Array(truth[1])[19...])
         #expect(!MRZText.read(lines: forged).isValid)
         var both = forged
-        both[1] = String(Array(forged[1])[0..<19]) + MRZBuilder.digit("750812") + String(Array(forged[1])[20...])
+        both[1] = String(Array(forged[1])[0..<19]) + MRZBuilder.digit("740912") + String(Array(forged[1])[20...])
         #expect(!MRZText.read(lines: both).isValid, "the composite still catches it")
         // Digits in a country code stay a failure (a 0 reads as O).
         var digits = truth

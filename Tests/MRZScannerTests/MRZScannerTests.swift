@@ -226,6 +226,34 @@ struct MRZScannerTests {
         #expect(!MRZScanner.isCertain(broken, lowestConfidence: 100))
     }
 
+    @Test("three O read as 0 where the check digits cannot tell: the engine's doubts withhold the zone")
+    func threeConfusionsAreAmbiguous() throws {
+        // Printed B5S12OOO8 (check digit 5); read B5S120008 with the engine doubting each 0
+        // against O. One O back gives a valid zone (the weights of the other two add up to ten),
+        // and so do all three: two valid readings, so nothing is trusted.
+        let printed = [
+            "IRSVNB5S12OOO85<<<<<<<<<<<<<<<", "8208189M2403111SGP<<<<<<<<<<<8", "OBIOZOR<<OBI<<<<<<<<<<<<<<<<<<",
+        ]
+        #expect(MRZText.read(lines: printed).isValid)
+        func line(_ text: String, doubting columns: Set<Int> = []) -> OCRLine {
+            let symbols = Array(text).enumerated().map { column, character in
+                OCRSymbol(
+                    character: character, confidence: 90, x: column * 20, width: 16,
+                    alternatives: columns.contains(column) ? [(character: "O", confidence: 89)] : [])
+            }
+            return OCRLine(text: text, confidence: 90, symbols: symbols)
+        }
+        let read = [
+            line("IRSVNB5S1200085<<<<<<<<<<<<<<<", doubting: [10, 11, 12]),
+            line(printed[1]), line(printed[2]),
+        ]
+        #expect(AmbiguityCheck.resolve(read) == nil)
+        // With the engine sure of the last two zeros only one reading is valid: the check relies on
+        // the engine's certainty, and trusts it.
+        let surer = [line("IRSVNB5S1200085<<<<<<<<<<<<<<<", doubting: [10]), line(printed[1]), line(printed[2])]
+        #expect(AmbiguityCheck.resolve(surer)?.lines.first == "IRSVNB5S12O0085<<<<<<<<<<<<<<<")
+    }
+
     @Test("images are bounded before any work")
     func bounds() {
         #expect(throws: GrayImage.GeometryError.self) { try GrayImage(width: 9000, height: 10, pixels: []) }
