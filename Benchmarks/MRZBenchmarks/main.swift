@@ -436,7 +436,9 @@ for rule in ["secondReading", "certainReading", "notConfirmed"] {
     let counts = rules[rule, default: (0, 0, 0)]
     print("| \(rule) | \(counts.right) | \(counts.wrong) | \(counts.wrongZone) |")
 }
-print("right keys given with codes outside ISO 3166 and ICAO's list: \(irregularRight); read turned a quarter: \(turnedRight)")
+print(
+    "right keys given with codes outside ISO 3166 and ICAO's list: \(irregularRight); "
+        + "read turned a quarter: \(turnedRight)")
 if let failures = options.failures {
     _ = FileManager.default.createFile(
         atPath: failures + ".valid.tsv", contents: Data(dumpLines.joined(separator: "\n").utf8))
