@@ -77,7 +77,7 @@ rm -f .build/examples-test.status
 ) >.build/background-builds.log 2>&1 &
 background_builds=$!
 wait_for_background_builds() { wait "$background_builds" || true; }
-# The MRZ benchmark's 520 photos are rendered meanwhile too (about 100 s of Python); its stage
+# The MRZ benchmark's 720 photos are rendered meanwhile too (about 150 s of Python); its stage
 # waits for them, and makes them itself if this failed.
 nice -n 19 scripts/mrz-bench.sh --generate-only >.build/mrz-set-generation.log 2>&1 &
 mrz_set_generation=$!
@@ -89,7 +89,7 @@ stage "PipeWire cameras: a private PipeWire and WirePlumber with a virtual camer
     scripts/pipewire-test.sh --no-build
 stage "nfc.read end to end: a virtual passport behind a private pcscd" scripts/nfc-test.sh --no-build
 wait "$mrz_set_generation" || true
-stage "MRZ benchmark: 520 generated document photos read as stills, 40 as a live preview (docs/mrz.md)" \
+stage "MRZ benchmark: 720 generated document photos (200 real-looking) read as stills, 40 as a live preview, PassportEye beside it on a third (docs/mrz.md)" \
     scripts/mrz-bench.sh
 stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
 stage "Wayland, no X server: the journey, capture dialog and camera prompt under headless weston, the window tests, WebDriver, a kiosk under cage" \

@@ -12,12 +12,44 @@ import Synchronization
 // the time per frame at 720p and 1080p, and how many wrong reads were accepted.
 //
 //   gbgbridge-mrz-bench --set DIR --model Resources/ocr/ocrb.traineddata [--limit N] [--live N] [--verbose]
+//                       [--results FILE] [--no-single]
+//
+// --no-single: a still's reading needs a second crop that reads the same (no certain single crop).
+// --every N: only the first image of each split and every N-th after it (the peer's subset).
+//
+// The access key (document number, birth date, expiry date: what opens the chip) is scored per
+// split as right, wrong or not given; `--results` writes each image's key as JSON (a file name to
+// {"key": [number, birth, expiry] or null}) for Benchmarks/mrz/compare_peer.py.
 
 struct Entry: Decodable {
     var file: String
     var format: String
     var lines: [String]
     var split: String
+
+    /// The printed access key: document number (filler removed), birth date, expiry date.
+    var accessKey: [String] {
+        func part(_ line: Int, _ range: Range<Int>) -> String {
+            guard line < lines.count, lines[line].count >= range.upperBound else { return "" }
+            let characters = Array(lines[line])[range]
+            return String(characters)
+        }
+        let number: String
+        let birth: String
+        let expiry: String
+        if format == "TD1" {
+            (number, birth, expiry) = (part(0, 5..<14), part(1, 0..<6), part(1, 8..<14))
+        } else {
+            (number, birth, expiry) = (part(1, 0..<9), part(1, 13..<19), part(1, 21..<27))
+        }
+        return [String(number.reversed().drop { $0 == "<" }.reversed()), birth, expiry]
+    }
+}
+
+/// The access key a reported reading gives, or nil when nothing is reported.
+func accessKey(of reading: MRZReading, reported: Bool) -> [String]? {
+    guard reported, let fields = reading.fields else { return nil }
+    return [fields.documentNumber, fields.dateOfBirth, fields.dateOfExpiry]
 }
 
 struct Options {
@@ -28,7 +60,10 @@ struct Options {
     var verbose = false
     var failures: String?
     var crops: String?
+    var results: String?
     var jobs = 2
+    var certainSingle = true
+    var every = 1
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -42,9 +77,12 @@ struct Options {
             case "--failures": failures = iterator.next()
             case "--crops": crops = iterator.next()
             case "--jobs": jobs = max(1, Int(iterator.next() ?? "") ?? jobs)
+            case "--results": results = iterator.next()
+            case "--no-single": certainSingle = false
+            case "--every": every = max(1, Int(iterator.next() ?? "") ?? every)
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N]"
                 )
                 exit(2)
             }
@@ -154,6 +192,8 @@ struct Tally {
     var images = 0
     var read = 0
     var wrong = 0
+    var keyRight = 0
+    var keyWrong = 0
     var liveTried = 0
     var liveRead = 0
     var liveWrong = 0
@@ -164,23 +204,40 @@ var stillTimes: [String: [Double]] = [:]
 var frameTimes: [String: [Double]] = [:]
 var failureLines: [String] = []
 var unconfirmed = (right: 0, wrong: 0)
+var keysGiven: [String: [String]?] = [:]
+/// Per way of confirming a still's valid reading: right keys, wrong keys, wrong zones (a name or
+/// code misread while the key is right).
+var rules: [String: (right: Int, wrong: Int, wrongZone: Int)] = [:]
+var dumpLines: [String] = []
+/// Right keys given with irregular codes, and read from the picture turned a quarter.
+var irregularRight = 0
+var turnedRight = 0
 
 /// What one still read gave.
 struct StillResult: Sendable {
     var reading: MRZReading
     var confirmed: Bool
+    var confirmation: MRZConfirmation?
+    var lowestConfidence: Float?
+    var turned: Bool
     var candidates: Int
     var attempts: Int
     var milliseconds: Double
 }
 
-let chosen = Array(entries.prefix(options.limit))
+var seenInSplit: [String: Int] = [:]
+let chosen = Array(
+    entries.filter { entry in
+        seenInSplit[entry.split, default: 0] += 1
+        return (seenInSplit[entry.split]! - 1) % options.every == 0
+    }.prefix(options.limit))
 // Stills: `--jobs` threads, each with its own engine (the table's times are per image, on a
 // machine running that many at once).
 let stillResults = Mutex<[Int: StillResult]>([:])
 let jobs = options.crops == nil ? options.jobs : 1
 DispatchQueue.concurrentPerform(iterations: jobs) { job in
     guard let scanner = try? MRZScanner(modelPath: options.model) else { return }
+    scanner.acceptsCertainSingleReading = options.certainSingle
     let clock = ContinuousClock()
     for index in stride(from: job, to: chosen.count, by: jobs) {
         let entry = chosen[index]
@@ -194,12 +251,21 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
                 bytes += crop.pixels
                 _ = FileManager.default.createFile(atPath: name, contents: Data(bytes))
                 print("  crop \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
+                for line in lines where line.symbols.count >= 20 {
+                    let described = line.symbols.map { symbol in
+                        let others = symbol.alternatives.prefix(2).map { "\($0.character)\(Int($0.confidence))" }
+                        return "\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"
+                    }
+                    print("    " + described.joined(separator: " "))
+                }
             }
         }
         var scan: MRZScan?
         let took = clock.measure { scan = scanner.scan(full, effort: .still) }
         let result = StillResult(
-            reading: scan!.reading, confirmed: scan!.isConfirmed, candidates: scan!.candidateCount,
+            reading: scan!.reading, confirmed: scan!.isConfirmed, confirmation: scan!.confirmation,
+            lowestConfidence: scan!.lowestConfidence, turned: scan!.zone == nil && scan!.reading.format != nil,
+            candidates: scan!.candidateCount,
             attempts: scan!.attempts, milliseconds: milliseconds(took))
         stillResults.withLock { $0[index] = result }
     }
@@ -226,6 +292,25 @@ for (index, entry) in chosen.enumerated() {
     let reported = reading.isValid && still.confirmed
     let correct = reported && reading.lines == entry.lines
     if reported && !correct { tally.wrong += 1 }
+    if reading.isValid, let fields = reading.fields {
+        let rule = still.confirmation?.rawValue ?? "notConfirmed"
+        let keyRight = [fields.documentNumber, fields.dateOfBirth, fields.dateOfExpiry] == entry.accessKey
+        var counts = rules[rule, default: (0, 0, 0)]
+        if keyRight { counts.right += 1 } else { counts.wrong += 1 }
+        if keyRight && reading.lines != entry.lines { counts.wrongZone += 1 }
+        rules[rule] = counts
+        let asRead = reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
+        dumpLines.append(
+            "\(entry.file)\t\(entry.split)\t\(rule)\t\(fixed(Double(still.lowestConfidence ?? -1), 1))\t"
+                + "\(asRead)\t\(keyRight)\t\(reading.lines == entry.lines)")
+    }
+    let key = accessKey(of: reading, reported: reported)
+    if key != nil, key == entry.accessKey {
+        if !reading.irregularFields.isEmpty { irregularRight += 1 }
+        if still.turned { turnedRight += 1 }
+    }
+    keysGiven[entry.file] = .some(key)
+    if let key { if key == entry.accessKey { tally.keyRight += 1 } else { tally.keyWrong += 1 } }
     if reading.isValid && !still.confirmed {
         if reading.lines == entry.lines { unconfirmed.right += 1 } else { unconfirmed.wrong += 1 }
     }
@@ -284,13 +369,13 @@ func share(_ part: Int, _ whole: Int) -> String {
     whole == 0 ? "-" : "\(fixed(100 * Double(part) / Double(whole))) %"
 }
 
-print("MRZ reading, \(entries.prefix(options.limit).count) images from \(options.set)")
+print("MRZ reading, \(chosen.count) images from \(options.set)")
 print(
     "| split | images | read from one still | wrong reads accepted | read live within 3 s | live wrong | median s to live read |"
 )
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 var total = Tally()
-for group in ["good", "hard"] {
+for group in ["good", "hard", "real"] {
     guard let tally = tallies[group] else { continue }
     total.images += tally.images
     total.read += tally.read
@@ -309,6 +394,24 @@ print(
         + "\(total.liveRead) of \(total.liveTried) (\(share(total.liveRead, total.liveTried))) | \(total.liveWrong) | "
         + "\(fixed(percentile(total.liveSeconds, 0.5), 2)) |")
 print("")
+print("Access key (document number, birth date, expiry date) from one still:")
+print("| split | images | right | wrong | not given |")
+print("| --- | ---: | ---: | ---: | ---: |")
+var keyTotal = Tally()
+for group in ["good", "hard", "real"] {
+    guard let tally = tallies[group] else { continue }
+    keyTotal.images += tally.images
+    keyTotal.keyRight += tally.keyRight
+    keyTotal.keyWrong += tally.keyWrong
+    let missing = tally.images - tally.keyRight - tally.keyWrong
+    print(
+        "| \(group) | \(tally.images) | \(tally.keyRight) (\(share(tally.keyRight, tally.images))) | "
+            + "\(tally.keyWrong) | \(missing) |")
+}
+print(
+    "| keys all | \(keyTotal.images) | \(keyTotal.keyRight) (\(share(keyTotal.keyRight, keyTotal.images))) | "
+        + "\(keyTotal.keyWrong) | \(keyTotal.images - keyTotal.keyRight - keyTotal.keyWrong) |")
+print("")
 print("| time per image | median ms | p95 ms | max ms |")
 print("| --- | ---: | ---: | ---: |")
 let timings: [(String, [Double])] = [
@@ -325,6 +428,26 @@ print("")
 print(
     "valid reads of one crop that no second crop confirmed (not reported): \(unconfirmed.right) right, \(unconfirmed.wrong) wrong"
 )
+print("")
+print("Valid still readings by what confirmed them (reported unless not confirmed):")
+print("| confirmed by | right key | wrong key | of the right keys, zone differs (names, codes) |")
+print("| --- | ---: | ---: | ---: |")
+for rule in ["secondReading", "certainReading", "notConfirmed"] {
+    let counts = rules[rule, default: (0, 0, 0)]
+    print("| \(rule) | \(counts.right) | \(counts.wrong) | \(counts.wrongZone) |")
+}
+print(
+    "right keys given with codes outside ISO 3166 and ICAO's list: \(irregularRight); "
+        + "read turned a quarter: \(turnedRight)")
 if let failures = options.failures {
+    _ = FileManager.default.createFile(
+        atPath: failures + ".valid.tsv", contents: Data(dumpLines.joined(separator: "\n").utf8))
     _ = FileManager.default.createFile(atPath: failures, contents: Data(failureLines.joined(separator: "\n").utf8))
+}
+if let results = options.results {
+    var object: [String: [String: [String]?]] = [:]
+    for (file, key) in keysGiven { object[file] = ["key": key] }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    if let data = try? encoder.encode(object) { _ = FileManager.default.createFile(atPath: results, contents: data) }
 }

@@ -3,7 +3,10 @@
 (recomputed here, independently of the generator), real dates, the images' presence and size, and
 the set's composition (count, formats, good/hard, JPEG/PNG).
 
-  check_set.py DIR [--min-count 500]
+  check_set.py DIR [--min-count 500] [--min-real 0]
+
+The good and hard images are 1920 x 1080 in the shares below; the real-looking ones (split
+"real") may be turned by 90 degrees (1080 x 1920) and are not counted in the shares.
 
 Exits 0 when all holds, 1 (listing what failed) otherwise.
 """
@@ -91,10 +94,26 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("set", help="the folder with manifest.json and images/")
     parser.add_argument("--min-count", type=int, default=500)
+    parser.add_argument("--min-real", type=int, default=0)
     args = parser.parse_args()
     with open(os.path.join(args.set, "manifest.json")) as f:
-        manifest = json.load(f)
+        everything = json.load(f)
+    manifest = [e for e in everything if e.get("split") != "real"]
+    real = [e for e in everything if e.get("split") == "real"]
     failures = []
+    if len(real) < args.min_real:
+        failures.append("%d real-looking images, fewer than %d" % (len(real), args.min_real))
+    for entry in real:
+        name = entry.get("file", "?")
+        for problem in check_zone(entry.get("format"), entry.get("lines", [])):
+            failures.append("%s: %s" % (name, problem))
+        path = os.path.join(args.set, name)
+        if not os.path.isfile(path):
+            failures.append("%s: missing" % name)
+            continue
+        with Image.open(path) as image:
+            if image.size != (entry.get("width"), entry.get("height")) or sorted(image.size) != [1080, 1920]:
+                failures.append("%s: %dx%d" % (name, *image.size))
     for entry in manifest:
         name = entry.get("file", "?")
         for problem in check_zone(entry.get("format"), entry.get("lines", [])):
@@ -136,7 +155,8 @@ def main():
         sys.exit(1)
     formats = ", ".join("%s %d" % (f, sum(1 for e in manifest if e["format"] == f)) for f in FORMAT_SHARES)
     splits = ", ".join("%s %d" % (s, sum(1 for e in manifest if e["split"] == s)) for s in SPLIT_SHARES)
-    print("check_set: %d images, every check digit right (%s; %s)" % (n, formats, splits))
+    print("check_set: %d images, every check digit right (%s; %s; real %d)" % (n + len(real), formats, splits,
+                                                                            len(real)))
 
 
 if __name__ == "__main__":

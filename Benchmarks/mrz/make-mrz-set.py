@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Renders camera photos of identity documents with machine-readable zones (MRZ) for benchmarks.
 
-  make-mrz-set.py --out DIR [--count 520] [--seed 27] [--jobs 2]
-      A set: DIR/images/NNNN.jpg|png and DIR/manifest.json (see Benchmarks/mrz/README.md).
+  make-mrz-set.py --out DIR [--count 520] [--seed 27] [--real N] [--jobs 2]
+      A set: DIR/images/NNNN.jpg|png (and rNNNN for the real-looking split) and DIR/manifest.json
+      (see Benchmarks/mrz/README.md).
   make-mrz-set.py --document --lines LINE1 LINE2 [LINE3] --out FILE.png|jpg [--seed N]
                   [--quality good|hard]
       One frame of a document with the given MRZ (2 x 44: passport, 2 x 36: TD2, 3 x 30: ID card).
@@ -704,8 +705,9 @@ def draw_fields(r, page, x0, y0, x1, rows, style):
     return y
 
 
-def render_document(r, fmt, p, lines, s, text_heavy):
-    """The document as an RGBA image at s px/mm, and its MRZ's character centres and cap height (px)."""
+def render_document(r, fmt, p, lines, s, text_heavy, mrz_print=None):
+    """The document as an RGBA image at s px/mm, and its MRZ's character centres and cap height (px).
+    mrz_print (the real-looking split) chooses how the zone was printed: see print_style()."""
     spec = FORMATS[fmt]
     W, H = spec["size"]
     tint0 = jitter(r, r.choice([(238, 226, 232), (226, 238, 228), (224, 232, 244), (244, 238, 220), (234, 228, 244),
@@ -826,7 +828,9 @@ def render_document(r, fmt, p, lines, s, text_heavy):
     f = font(OCRB, cap_mm * s / OCRB_CAP)
     ink = jitter(r, (28, 28, 34), 14)
     centres = []
-    for row, line in enumerate(lines):
+    if mrz_print is not None:
+        centres = draw_printed_mrz(r, page, lines, mrz_print, cap_mm, pitch, left, H - bottom, spacing, tint0)
+    for row, line in enumerate(lines if mrz_print is None else []):
         centre_y = H - bottom - spacing * (mrz_lines - 1 - row)
         base_y = centre_y + cap_mm / 2
         row_centres = []
@@ -845,6 +849,120 @@ def render_document(r, fmt, p, lines, s, text_heavy):
     rgba = page.img.convert("RGBA")
     rgba.putalpha(mask)
     return rgba, centres, cap_mm * s
+
+
+# ---------------------------------------------------------------------------------------------
+# The real-looking split: how the zone was printed, and how it was captured
+
+OCRB_SHARP = "/usr/share/fonts/opentype/ocr-b/OCRBS.otf"
+# Codes that issued documents print although ISO 3166 has no such code (or no longer has it):
+# Germany's D (padded D<<), old and national codes, test and specimen codes.
+IRREGULAR_CODES = ["D", "BDR", "SI", "UTO", "XOM", "YUG", "CSK", "SUN", "DDR", "ZZZ", "RKS", "XKX"]
+
+
+def print_style(r):
+    """How one document's zone was printed: the OCR-B cut, ink spread (negative: thin strokes),
+    glyph width, the printer (ink or toner, dot matrix, laser engraving) and a hologram over it."""
+    return {
+        "font": r.choice([OCRB, OCRB, OCRB_SHARP]),
+        "spread": round(r.uniform(-1.0, 1.0), 3),
+        "width": round(r.uniform(0.86, 1.08), 3),
+        "printer": r.choices(["ink", "dot-matrix", "laser-engraved"], (60, 20, 20))[0],
+        "hologram": round(r.uniform(0.08, 0.28), 3) if r.random() < 0.3 else None,
+    }
+
+
+def draw_printed_mrz(r, page, lines, style, cap_mm, pitch, left, last_centre_mm, spacing, tint):
+    """Draws the zone the way style says (see print_style); returns the character centres (px)."""
+    s = page.s
+    count = len(lines)
+    f = font(style["font"], cap_mm * s / OCRB_CAP)
+    cell_w, cell_h = int(pitch * s * 2) + 4, int(cap_mm * s * 2) + 4
+    top_mm = last_centre_mm - spacing * (count - 1) - cap_mm
+    band = (0, max(0, int(top_mm * s)), page.w, min(page.h, int((last_centre_mm + cap_mm) * s) + 1))
+    mask = Image.new("L", (band[2] - band[0], band[3] - band[1]), 0)
+    centres = []
+    for row, line in enumerate(lines):
+        centre_y = last_centre_mm - spacing * (count - 1 - row)
+        row_centres = []
+        for i, c in enumerate(line):
+            cx = left + (i + 0.5) * pitch + r.uniform(-0.05, 0.05)
+            cy = centre_y + r.uniform(-0.05, 0.05)
+            glyph = Image.new("L", (cell_w, cell_h), 0)
+            ImageDraw.Draw(glyph).text((cell_w / 2, cell_h / 2 + cap_mm * s / 2), c, font=f, fill=255, anchor="ms")
+            if style["width"] != 1.0:
+                glyph = glyph.resize((max(1, int(cell_w * style["width"])), cell_h), Image.BILINEAR)
+            mask.paste(255, (int(cx * s - glyph.width / 2), int(cy * s - cell_h / 2) - band[1]), glyph)
+            row_centres.append((cx * s, centre_y * s))
+        centres.append(row_centres)
+    # ink spread: blur, then a soft threshold below (thicker) or above (thinner) the middle
+    sigma = max(0.6, 0.05 * s)
+    threshold = 128 - 70 * style["spread"]
+    mask = mask.filter(ImageFilter.GaussianBlur(sigma)).point(
+        lambda v: int(max(0, min(255, (v - threshold) * 3 + 128))))
+    arr = np.asarray(mask, np.float32) / 255.0
+    if style["printer"] == "dot-matrix":
+        period = max(2.0, 0.3 * s)
+        ys, xs = np.mgrid[0:arr.shape[0], 0:arr.shape[1]].astype(np.float32)
+        dx, dy = (xs % period) - period / 2, (ys % period) - period / 2
+        dots = np.clip(1.6 - np.sqrt(dx * dx + dy * dy) / (0.42 * period) * 1.6, 0, 1)
+        arr = arr * dots
+        arr = np.asarray(Image.fromarray((arr * 255).astype(np.uint8), "L").filter(
+            ImageFilter.GaussianBlur(max(0.5, 0.03 * s))), np.float32) / 255.0 * 1.3
+    region = np.asarray(page.img.crop(band), np.float32)
+    if style["printer"] == "laser-engraved":
+        ink = np.array(jitter(r, (70, 66, 62), 20), np.float32)
+        rim = np.roll(arr, (1, 1), axis=(0, 1)) * 0.35
+        region = region + (255 - region) * np.clip(rim - arr, 0, 1)[..., None]
+    else:
+        ink = np.array(jitter(r, (28, 28, 34), 14), np.float32)
+    arr = np.clip(arr, 0, 1)[..., None]
+    region = region * (1 - arr) + ink * arr
+    if style["hologram"]:
+        ys, xs = np.mgrid[0:region.shape[0], 0:region.shape[1]].astype(np.float32)
+        angle, period = r.uniform(0, math.pi), r.uniform(3, 9) * s
+        phase = (xs * math.cos(angle) + ys * math.sin(angle)) / period * 2 * math.pi
+        rainbow = 0.5 + 0.5 * np.stack([np.sin(phase), np.sin(phase + 2.1), np.sin(phase + 4.2)], axis=-1)
+        x0 = r.uniform(0, 0.7) * region.shape[1]
+        extent = np.clip(1 - np.abs(xs - x0 - 0.15 * region.shape[1]) / (0.2 * region.shape[1]), 0, 1)
+        alpha = style["hologram"] * extent[..., None]
+        region = region * (1 - alpha) + 255 * rainbow * alpha
+    page.img.paste(Image.fromarray(np.clip(region, 0, 255).astype(np.uint8), "RGB"), band[:2])
+    return centres
+
+
+def draw_params_real(r, fmt):
+    """The capture of a real-looking frame: a phone photo (70 %) or a flatbed scan; how the zone
+    was printed; the capital height in pixels (12 to 32); a turn of the whole picture."""
+    d = {"capture": r.choices(["phone", "scan"], (70, 30))[0]}
+    phone = d["capture"] == "phone"
+    d["rotation_deg"] = round(r.uniform(-10, 10) if phone else r.uniform(-3, 3), 2)
+    tilt = r.uniform(0, 30) if phone else 0.0
+    direction = r.uniform(0, 2 * math.pi)
+    d["tilt_x_deg"], d["tilt_y_deg"] = round(tilt * math.sin(direction), 2), round(tilt * math.cos(direction), 2)
+    d["blur_sigma_px"] = round(r.uniform(0.2, 1.6) if phone else r.uniform(0.3, 0.9), 2)
+    d["noise_read_sigma"] = round(r.uniform(0.005, 0.03) if phone else r.uniform(0.003, 0.012), 4)
+    d["noise_shot"] = round(r.uniform(0.0002, 0.005) if phone else r.uniform(0.00005, 0.0005), 5)
+    d["vignette"] = round(r.uniform(0.0, 0.35), 3) if phone else 0.0
+    d["light_gradient"] = round(r.uniform(0.0, 0.35) if phone else r.uniform(0.0, 0.05), 3)
+    d["light_gradient_angle_deg"] = round(r.uniform(0, 360), 1)
+    d["colour_cast_rgb"] = [round(r.uniform(0.94, 1.12), 3), 1.0, round(r.uniform(0.78, 1.06), 3)] if phone \
+        else [1.0, 1.0, 1.0]
+    d["low_light"] = None
+    if phone and r.random() < 0.25:
+        d["low_light"] = {"gamma": round(r.uniform(1.1, 1.6), 3), "gain": round(r.uniform(0.45, 0.7), 3),
+                          "black_level": round(r.uniform(0.02, 0.06), 3)}
+    d["shadow"] = None
+    if phone and r.random() < 0.15:
+        d["shadow"] = {"depth": round(r.uniform(0.2, 0.4), 3), "angle_deg": round(r.uniform(0, 360), 1),
+                       "offset": round(r.uniform(-0.3, 0.3), 3), "softness_px": round(r.uniform(40, 160), 1)}
+    d["glare"] = {"strength": round(r.uniform(0.5, 1.2), 3)} if phone and r.random() < 0.4 else None
+    d["sharpen"] = {"radius": round(r.uniform(1.0, 2.5), 2), "percent": r.randint(40, 120)} \
+        if r.random() < 0.45 else None
+    d["mrz_print"] = print_style(r)
+    d["target_cap_px"] = round(r.uniform(12, 32), 1)
+    d["turn_deg"] = r.choices([0, 90, 180, 270], (80, 6, 8, 6))[0]
+    return d
 
 
 def booklet(r, page_img, s, text_heavy):
@@ -977,6 +1095,10 @@ def place(r, fmt, split, d, blur_px, cap_mm_guess):
         lo = max(lo, min(cap_px, scale_hi * cap_mm_guess) / cap_mm_guess * W / FRAME_W)
     scale_lo = min(lo * FRAME_W / W, scale_hi)
     scale = r.uniform(scale_lo, scale_hi)
+    if split == "real":
+        # the capital height asked for (down to 12 px); a blur of more than a tenth of it is lessened
+        scale = min(d["target_cap_px"] / cap_mm_guess, scale_hi)
+        d["blur_sigma_px"] = round(min(d["blur_sigma_px"], max(0.2, 0.1 * scale * cap_mm_guess)), 2)
     q = quad0 * scale
     q -= q.min(axis=0)
     ox = r.uniform(margin, FRAME_W - margin - q[:, 0].max())
@@ -1128,19 +1250,23 @@ def keep_legible(d, gx, gy):
 
 def render_frame(r, rng, fmt, split, lines, person):
     """One camera frame: returns (RGB image, degradations, scene)."""
-    d = draw_params(r, split, fmt)
+    real = split == "real"
+    d = draw_params_real(r, fmt) if real else draw_params(r, split, fmt)
     W, H = FORMATS[fmt]["size"]
     quad, scale = place(r, fmt, split, d, d["blur_sigma_px"], 2.35)
     kind = r.choices(list(BACKGROUNDS), (22, 16, 14, 14, 14, 20))[0]
+    if real and d["capture"] == "scan":
+        kind = "light-desk"
     scene = {"background": kind, "booklet": False, "thumb": None}
     bg = background(r, rng, kind, d["blur_sigma_px"])
     s_render = max(scale * 1.15, 4.0)
     text_heavy = r.random() < 0.35
     scene["text_heavy"] = text_heavy
-    page_img, centres, cap_px_render = render_document(r, fmt, person, lines, s_render, text_heavy)
+    page_img, centres, cap_px_render = render_document(r, fmt, person, lines, s_render, text_heavy,
+                                                       d["mrz_print"] if real else None)
     offset = (0, 0)
     obj = page_img
-    if fmt == "TD3" and r.random() < 0.45:
+    if fmt == "TD3" and r.random() < 0.45 and not (real and d["capture"] == "scan"):
         obj, offset = booklet(r, page_img, s_render, text_heavy)
         scene["booklet"] = True
     pw, ph = page_img.size
@@ -1183,13 +1309,13 @@ def render_frame(r, rng, fmt, split, lines, person):
     scene["doc_width_frac"] = round(scale * W / FRAME_W, 3)
     scene["mrz_char_height_px"] = round(cap_px_render * scale / s_render, 1)
     mrz_top_mm = (flat[:, 1].min() - half_h) / s_render
-    if r.random() < (0.12 if split == "good" else 0.2):
+    if r.random() < (0.12 if split == "good" else 0.2) and not (real and d["capture"] == "scan"):
         scene["thumb"] = draw_thumb(r, bg, h_page, s_render, fmt, mrz_top_mm, d["blur_sigma_px"])
     img = bg
 
     # scene light: gradient, vignette, a shadow edge (a multiplier, scaled to at most 1 here and
     # given back with the exposure below)
-    if split == "hard":
+    if split in ("hard", "real"):
         keep_legible(d, mrz_quad[:, 0] / FRAME_W - 0.5, mrz_quad[:, 1] / FRAME_H - 0.5)
     gy, gx = np.mgrid[0:FRAME_H // 8, 0:FRAME_W // 8].astype(np.float32)
     light = scene_light(d, gx / (FRAME_W // 8) - 0.5, gy / (FRAME_H // 8) - 0.5)
@@ -1200,7 +1326,7 @@ def render_frame(r, rng, fmt, split, lines, person):
 
     if d["glare"]:  # specular light on the laminate, added to the scene
         hard = split == "hard"
-        field = glare_field(r, h_page_inv, d, centres, s_render, fmt, (x0, y0, x1, y1), hard and r.random() < 0.4,
+        field = glare_field(r, h_page_inv, d, centres, s_render, fmt, (x0, y0, x1, y1), (hard or real) and r.random() < 0.4,
                             light_max * max(d["colour_cast_rgb"]))
         field = field * (np.asarray(alpha, np.float32) * (1.0 / light_max))
         warm = np.array([1.0, r.uniform(0.97, 1.0), r.uniform(0.9, 1.0)], np.float32)
@@ -1278,27 +1404,47 @@ def plan(count, seed):
     return list(zip(formats, splits, types, confusable))
 
 
+def plan_real(count, seed):
+    """Format, file type and confusable flag of every real-looking image (its own generator)."""
+    r = random.Random("plan-real-%d-%d" % (seed, count))
+    out = []
+    for _ in range(count):
+        fmt = r.choices(["TD3", "TD1", "TD2"], (40, 35, 25))[0]
+        out.append((fmt, "real", "jpg" if r.random() < 0.85 else "png", r.random() < 0.08))
+    return out
+
+
 def make_one(args):
     index, seed, out, fmt, split, ext, confusable = args
-    r = random.Random("%d/%d" % (seed, index))
-    rng = np.random.default_rng([seed, index])
+    real = split == "real"
+    r = random.Random(("real/%d/%d" if real else "%d/%d") % (seed, index))
+    rng = np.random.default_rng([seed, index, 7] if real else [seed, index])
     person = random_person(r, fmt, confusable)
+    if real and r.random() < 0.2:
+        # a code outside ISO 3166 that issued documents do print
+        person["issuer"] = r.choice(IRREGULAR_CODES)
+        if r.random() < 0.7:
+            person["nationality"] = person["issuer"]
     lines = make_lines(fmt, person)
     img, d, scene = render_frame(r, rng, fmt, split, lines, person)
     quality = None
     if ext == "jpg":
-        quality = r.randint(35, 60) if split == "hard" else r.randint(80, 95)
+        quality = r.randint(35, 60) if split == "hard" else r.randint(30, 90) if real else r.randint(80, 95)
     d["jpeg_quality"] = quality
-    name = "images/%04d.%s" % (index, ext)
+    if real and d["turn_deg"]:
+        img = img.rotate(d["turn_deg"], expand=True)  # counter-clockwise; scene is before the turn
+    name = ("images/r%04d.%s" if real else "images/%04d.%s") % (index, ext)
     save(img, os.path.join(out, name), quality)
     scene["confusable_characters"] = confusable
     return {"file": name, "format": fmt, "lines": lines, "split": split, "degradations": d,
-            "width": FRAME_W, "height": FRAME_H, "scene": scene}
+            "width": img.width, "height": img.height, "scene": scene}
 
 
-def make_set(out, count, seed, jobs):
+def make_set(out, count, seed, jobs, real=0):
     os.makedirs(os.path.join(out, "images"), exist_ok=True)
     tasks = [(i + 1, seed, out, fmt, split, ext, conf) for i, (fmt, split, ext, conf) in enumerate(plan(count, seed))]
+    tasks += [(i + 1, seed, out, fmt, split, ext, conf)
+              for i, (fmt, split, ext, conf) in enumerate(plan_real(real, seed))]
     started = time.monotonic()
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -1308,7 +1454,7 @@ def make_set(out, count, seed, jobs):
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    print("make-mrz-set: %d images in %s (%.1f s)" % (count, out, time.monotonic() - started), file=sys.stderr)
+    print("make-mrz-set: %d images in %s (%.1f s)" % (len(tasks), out, time.monotonic() - started), file=sys.stderr)
 
 
 def make_document(lines, out, seed, quality):
@@ -1340,6 +1486,9 @@ def main():
     parser.add_argument("--out", required=True, help="the set's folder, or with --document the image file")
     parser.add_argument("--count", type=int, default=520)
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--real", type=int, default=0,
+                        help="real-looking images to add (split 'real': several OCR-B prints, phone photos and "
+                        "scans, glyphs down to 12 px, JPEG down to 30, tilt up to 30 degrees, turned pictures)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (the output does not depend on it)")
     parser.add_argument("--document", action="store_true", help="render one document with --lines")
     parser.add_argument("--lines", nargs="+", help="the MRZ lines of --document")
@@ -1356,7 +1505,7 @@ def main():
             parser.error("--lines needs --document")
         if args.count < 1:
             parser.error("--count must be at least 1")
-        make_set(args.out, args.count, args.seed, max(1, args.jobs))
+        make_set(args.out, args.count, args.seed, max(1, args.jobs), max(0, args.real))
 
 
 if __name__ == "__main__":

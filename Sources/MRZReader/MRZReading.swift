@@ -21,6 +21,12 @@ public struct MRZReading: Sendable, Equatable {
     public let blindSpots: [MRZPosition]
     /// Why the reading is not valid; empty for a valid one.
     public let problems: [MRZProblem]
+    /// Unchecked fields whose content has a legal shape but is not what the standard lists: a
+    /// country code outside ISO 3166 and ICAO's additions (`SI<`, `BDR`, test and retired codes),
+    /// a document code other than `P`, `V`, `A`, `C` or `I`. Documents print such codes; they do
+    /// not make a reading invalid (no check digit covers them either way), and are reported as
+    /// read, for the caller to judge.
+    public let irregularFields: [MRZField]
 
     /// Whether every check digit of the format holds (after repair), every date is a calendar
     /// date, every field has a legal shape, and nothing was ambiguous.
@@ -81,6 +87,14 @@ public struct MRZFields: Sendable, Equatable {
     public let primaryIdentifier: String
     /// The secondary identifier (given names), components separated by a space.
     public let secondaryIdentifier: String
+
+    /// Whether `other` has the same fields except perhaps the document code and country codes.
+    public func agreesOutsideCodes(with other: MRZFields) -> Bool {
+        documentNumber == other.documentNumber && optionalData == other.optionalData
+            && optionalData2 == other.optionalData2 && dateOfBirth == other.dateOfBirth && sex == other.sex
+            && dateOfExpiry == other.dateOfExpiry && primaryIdentifier == other.primaryIdentifier
+            && secondaryIdentifier == other.secondaryIdentifier
+    }
 
     /// Whether `yymmdd` is six digits naming a real calendar day (29 February only in years
     /// divisible by four: the century is not in the zone, and 2000 was a leap year).

@@ -71,7 +71,15 @@ public enum MRZText {
                 format: format, rawLines: normalised[first..<(first + format.lineCount)].map(\.raw),
                 lines: outcome.lines.map { String(decoding: $0, as: UTF8.self) }, fields: outcome.fields,
                 checks: outcome.checks, repairs: outcome.repairs, blindSpots: outcome.blindSpots,
-                problems: outcome.problems + extra)
+                problems: outcome.problems + extra, irregularFields: outcome.irregular)
+        }
+        // Codes the standard lists are far likelier than others: readings that differ only in
+        // their codes, one of them listed, do not make the text ambiguous.
+        if let first = valid.first?.outcome.fields,
+            valid.allSatisfy({ $0.outcome.fields.map { first.agreesOutsideCodes(with: $0) } ?? false }),
+            let fewest = valid.map(\.outcome.irregular.count).min()
+        {
+            valid.removeAll { $0.outcome.irregular.count > fewest }
         }
         if budget < 0 {
             let (block, outcome) = valid.first ?? best ?? (0, emptyOutcome)
@@ -110,7 +118,7 @@ public enum MRZText {
     private static func failure(_ problem: MRZProblem) -> MRZReading {
         MRZReading(
             format: nil, rawLines: [], lines: [], fields: nil, checks: [], repairs: [], blindSpots: [],
-            problems: [problem])
+            problems: [problem], irregularFields: [])
     }
 
     private static let emptyOutcome = ZoneDecoder.Outcome(

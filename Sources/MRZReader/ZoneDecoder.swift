@@ -9,6 +9,9 @@ struct ZoneDecoder {
         var problems: [MRZProblem]
         var blindSpots: [MRZPosition]
         var fields: MRZFields?
+        /// Unchecked fields of a legal shape whose content the standard does not list (see
+        /// ``MRZReading/irregularFields``).
+        var irregular: [MRZField] = []
 
         var isValid: Bool { problems.isEmpty && !checks.isEmpty && checks.allSatisfy(\.holds) }
         var checksHolding: Int { checks.count(where: \.holds) }
@@ -59,7 +62,7 @@ struct ZoneDecoder {
         problems += shapeProblems(grid)
         return Outcome(
             lines: grid, repairs: repairs.sorted { $0.position < $1.position }, checks: checks, problems: problems,
-            blindSpots: blindSpots(grid), fields: fields(grid))
+            blindSpots: blindSpots(grid), fields: fields(grid), irregular: irregularFields(grid))
     }
 
     // MARK: Filler
@@ -358,22 +361,49 @@ struct ZoneDecoder {
         return problems
     }
 
+    /// Whether a field's characters can stand there: the document code a letter and then a letter
+    /// or `<`, a country code letters and then `<` filler, names with letters and nothing after
+    /// their filler. A code of that shape that the standard does not list (see
+    /// ``isListed(_:_:)``) still has a legal shape: documents print such codes.
     static func hasLegalShape(_ bytes: ArraySlice<UInt8>, _ kind: MRZFieldSpan.Kind) -> Bool {
         switch kind {
         case .code:
-            // ICAO Doc 9303: P (passports), V (visas), and A, C or I (official travel documents).
             let second = bytes[bytes.startIndex + 1]
-            return "ACIPV".utf8.contains(bytes[bytes.startIndex]) && (Ascii.isLetter(second) || second == Ascii.filler)
+            return Ascii.isLetter(bytes[bytes.startIndex]) && (Ascii.isLetter(second) || second == Ascii.filler)
         case .country:
             let letters = bytes.prefix(while: Ascii.isLetter)
             return !letters.isEmpty && bytes.dropFirst(letters.count).allSatisfy { $0 == Ascii.filler }
-                && CountryCodes.all.contains(String(decoding: letters, as: UTF8.self))
         case .names:
             let start = nameFillerStart(bytes)
             return bytes.contains(where: Ascii.isLetter) && bytes[start...].allSatisfy { $0 == Ascii.filler }
         default:
             return true
         }
+    }
+
+    /// Whether a document code or country code of legal shape is one the standard lists: a code
+    /// of ICAO's (`P`, `V`, `A`, `C`, `I`), a country of ISO 3166 or ICAO (``CountryCodes``).
+    static func isListed(_ bytes: ArraySlice<UInt8>, _ kind: MRZFieldSpan.Kind) -> Bool {
+        switch kind {
+        case .code:
+            return "ACIPV".utf8.contains(bytes[bytes.startIndex])
+        case .country:
+            return CountryCodes.all.contains(String(decoding: bytes.prefix(while: Ascii.isLetter), as: UTF8.self))
+        default:
+            return true
+        }
+    }
+
+    /// The document code and country codes that have a legal shape but are not listed.
+    private func irregularFields(_ grid: [[UInt8]]) -> [MRZField] {
+        var fields: [MRZField] = []
+        for span in layout where span.kind == .code || span.kind == .country {
+            let bytes = grid[span.line][span.columns]
+            if Self.hasLegalShape(bytes, span.kind), !Self.isListed(bytes, span.kind), !fields.contains(span.field) {
+                fields.append(span.field)
+            }
+        }
+        return fields
     }
 
     /// Positions in check-digit-covered letters-and-digits fields whose character shares its

@@ -127,3 +127,21 @@ public struct GrayImage: Sendable, Equatable {
         return top * (1 - fy) + bottom * fy
     }
 }
+
+extension GrayImage {
+    /// The image turned a quarter clockwise (width and height swap).
+    public func turnedQuarter() -> GrayImage {
+        var turned = [UInt8](repeating: 0, count: pixels.count)
+        let newWidth = height
+        pixels.withUnsafeBufferPointer { source in
+            turned.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    let row = y * width
+                    let column = height - 1 - y
+                    for x in 0..<width { out[x * newWidth + column] = source[row + x] }
+                }
+            }
+        }
+        return (try? GrayImage(width: height, height: width, pixels: turned)) ?? self
+    }
+}

@@ -47,6 +47,7 @@ extension MRZReading {
                 }),
             "repairs": .number(Double(repairs.count(where: { $0.basis != .lineLength }))),
             "uncheckedFields": .array(uncheckedFields.flatMap(\.bridgeNames).map(JSONValue.string)),
+            "irregularFields": .array(irregularFields.flatMap(\.bridgeNames).map(JSONValue.string)),
         ])
     }
 }

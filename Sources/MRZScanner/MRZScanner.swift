@@ -7,15 +7,22 @@ public struct MRZScan: Sendable {
     /// when also ``isConfirmed``; otherwise
     /// the most complete attempt, or ``MRZProblem/noMRZ`` when nothing like a zone was found.
     public let reading: MRZReading
-    /// The zone the reading came from, in the image's coordinates.
+    /// The zone the reading came from, in the image's coordinates (nil when the still was read
+    /// turned a quarter, see ``MRZScanner/scan(_:effort:)``).
     public let zone: MRZZoneCandidate?
     /// How many candidate zones the locator found.
     public let candidateCount: Int
     /// How many crops went through the OCR engine.
     public let attempts: Int
     /// Whether the reading may be reported: valid and, for a still, read the same from two
-    /// differently prepared crops (for a live frame, valid: the voter confirms across frames).
+    /// differently prepared crops or read once with certainty (``confirmation``); for a live
+    /// frame, valid: the voter confirms across frames.
     public let isConfirmed: Bool
+    /// What confirmed the reading (nil when it is not confirmed).
+    public var confirmation: MRZConfirmation? = nil
+    /// The engine's lowest confidence (0 to 100) in a character of the zone's lines, in the crop
+    /// that gave ``reading``; nil when no crop gave a valid reading.
+    public var lowestConfidence: Float? = nil
 
     /// What a frame gives ``MRZVoter``: the reading when it is confirmed, else an empty (invalid)
     /// one, so that a reading the engine's doubts leave open never votes.
@@ -57,25 +64,50 @@ public final class MRZScanner {
         self.engine = engine
     }
 
-    /// The most time a still scan starts new crops in; one more crop may then finish.
-    public static let stillBudget = Duration.milliseconds(1500)
-    /// How long the engine may take over one crop: a zone reads in tens of milliseconds, while a
-    /// crop of noise can hold Tesseract for seconds and leave no time for the next preparation.
-    public static let cropDeadline = 250
+    /// The most crops a still scan gives the engine. The scan's result depends on this count, not
+    /// on time: a slow or busy machine reads the same photo the same way, only more slowly.
+    public static let stillCropLimit = 18
+    /// A safety cap, not a budget: a still scan starts no new crop after this long (a photo that
+    /// reads at all reads in well under a second of a quiet machine's time).
+    public static let stillSafetyCap = Duration.seconds(20)
+    /// How long the engine may take over one crop, as a safety cap: a zone reads in tens of
+    /// milliseconds, a crop of noise in up to a few hundred; only a pathological crop meets it.
+    public static let cropDeadline = 2000
+    /// The lowest character confidence (Tesseract's 0 to 100) at which one crop alone confirms a
+    /// still's reading whose check digits all held as read (see ``scan(_:effort:)``).
+    public static let singleReadingConfidence: Float = 80
+    /// Whether a single certain crop may confirm a still (see ``singleReadingConfidence``).
+    public var acceptsCertainSingleReading = true
 
     /// Reads the zone in `image`.
     ///
-    /// A still scan reports a zone only when two differently prepared crops read it the same
-    /// (``MRZScan/isConfirmed``): two misreads can cancel out in a check digit, and names have no
-    /// check digit at all, so one reading alone is not trusted. A live scan reads one crop; the
-    /// frames confirm each other in ``MRZVoter``.
+    /// A still scan reports a zone when two differently prepared crops read it the same, or when
+    /// one crop read it with certainty: every check digit held on the characters as read (no
+    /// repair), the engine had no doubt that could make another valid zone (``AmbiguityCheck``),
+    /// and no character of the zone's lines was read with less than ``singleReadingConfidence``
+    /// (``MRZScan/isConfirmed``). Two misreads can cancel out in a check digit, and names have no
+    /// check digit at all, so a reading with a repair or a weak character needs a second crop. A
+    /// live scan reads one crop; the frames confirm each other in ``MRZVoter``.
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
+        let upright = scanAsHeld(image, effort: effort)
+        // A page photographed sideways: when no valid zone was read, the still is read again
+        // turned a quarter; the crops' half turn covers the other quarter.
+        guard effort == .still, !upright.reading.isValid else { return upright }
+        let turned = scanAsHeld(image.turnedQuarter(), effort: effort)
+        guard turned.reading.isValid else { return upright }
+        return MRZScan(
+            reading: turned.reading, zone: nil, candidateCount: upright.candidateCount + turned.candidateCount,
+            attempts: upright.attempts + turned.attempts, isConfirmed: turned.isConfirmed,
+            confirmation: turned.confirmation, lowestConfidence: turned.lowestConfidence)
+    }
+
+    private func scanAsHeld(_ image: GrayImage, effort: Effort) -> MRZScan {
         let clock = ContinuousClock()
         let start = clock.now
         let candidates = MRZLocator.locate(in: image)
         var attempts = 0
         var best: (reading: MRZReading, zone: MRZZoneCandidate)?
-        var valid: [(reading: MRZReading, zone: MRZZoneCandidate)] = []
+        var valid: [(reading: MRZReading, zone: MRZZoneCandidate, lowest: Float)] = []
         let plan: [(candidate: Int, variant: ZoneCrop.Variant)]
         switch effort {
         case .still:
@@ -91,8 +123,8 @@ public final class MRZScanner {
             let variants: [ZoneCrop.Variant] = [.stretched, .binarized, .flattened, .larger]
             plan = candidates.isEmpty ? [] : [(0, variants[frame % variants.count])]
         }
-        for (index, variant) in plan {
-            if effort == .still, clock.now - start > Self.stillBudget { break }
+        for (index, variant) in plan.prefix(effort == .still ? Self.stillCropLimit : plan.count) {
+            if effort == .still, clock.now - start > Self.stillSafetyCap { break }
             let zone = candidates[index]
             guard let crop = ZoneCrop.cut(zone, from: image, variant: variant) else { continue }
             attempts += 1
@@ -104,19 +136,28 @@ public final class MRZScanner {
             let resolved = AmbiguityCheck.resolve(lines)
             let reading = resolved ?? MRZText.read(lines: lines.map(\.text))
             if let reading = resolved {
-                if effort != .still || valid.contains(where: { $0.reading.lines == reading.lines }) {
+                let lowest = Self.lowestConfidence(lines)
+                var confirmation: MRZConfirmation?
+                if effort != .still {
+                    confirmation = .liveFrame
+                } else if valid.contains(where: { $0.reading.lines == reading.lines }) {
+                    confirmation = .secondReading
+                } else if acceptsCertainSingleReading, Self.isCertain(reading, lowestConfidence: lowest) {
+                    confirmation = .certainReading
+                }
+                if let confirmation {
                     return MRZScan(
                         reading: reading, zone: zone, candidateCount: candidates.count, attempts: attempts,
-                        isConfirmed: true)
+                        isConfirmed: true, confirmation: confirmation, lowestConfidence: lowest)
                 }
-                valid.append((reading, zone))
+                valid.append((reading, zone, lowest))
             }
             if best == nil || Self.completeness(reading) > Self.completeness(best!.reading) { best = (reading, zone) }
         }
         if let first = valid.first {
             return MRZScan(
                 reading: first.reading, zone: first.zone, candidateCount: candidates.count, attempts: attempts,
-                isConfirmed: false)
+                isConfirmed: false, lowestConfidence: first.lowest)
         }
         return MRZScan(
             reading: best?.reading ?? MRZText.read(lines: []), zone: best?.zone, candidateCount: candidates.count,
@@ -135,8 +176,31 @@ public final class MRZScanner {
         return crops
     }
 
+    /// Whether one crop's valid reading is certain enough to report alone: every check digit held
+    /// on the characters as read (no substitution was needed) and no character of the zone's
+    /// lines is weak.
+    static func isCertain(_ reading: MRZReading, lowestConfidence: Float) -> Bool {
+        reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
+            && lowestConfidence >= singleReadingConfidence
+    }
+
+    /// The lowest confidence of a character in the lines long enough to be a zone's.
+    static func lowestConfidence(_ lines: [OCRLine]) -> Float {
+        lines.filter { $0.symbols.count >= 20 }.flatMap(\.symbols).map(\.confidence).min() ?? 0
+    }
+
     /// Orders failed readings: a zone of some format with its fields beats one without.
     private static func completeness(_ reading: MRZReading) -> Int {
         (reading.format == nil ? 0 : 2) + (reading.fields == nil ? 0 : 1)
     }
+}
+
+/// What confirmed a reported reading.
+public enum MRZConfirmation: String, Sendable {
+    /// Two differently prepared crops of a still read the same lines.
+    case secondReading
+    /// One crop of a still read the zone with certainty (``MRZScanner/isCertain(_:lowestConfidence:)``).
+    case certainReading
+    /// A live frame: the voter confirms across frames (``MRZVoter``).
+    case liveFrame
 }

@@ -129,6 +129,20 @@ struct MRZScannerTests {
         }
     }
 
+    @Test("a page photographed sideways, either way, reads as the specimen", .enabled(if: modelBuilt))
+    func readsSidewaysPhotos() throws {
+        let upright = try photo(with: try load(zoneFixture))
+        let once = upright.turnedQuarter()
+        #expect(once.width == upright.height && once.height == upright.width)
+        #expect(once.turnedQuarter().turnedQuarter().turnedQuarter() == upright)
+        let scanner = try MRZScanner(modelPath: modelPath)
+        for sideways in [once, once.turnedQuarter().turnedQuarter()] {
+            let scan = scanner.scan(sideways)
+            #expect(scan.reading.isValid && scan.isConfirmed, "\(scan.reading.problems)")
+            #expect(scan.reading.lines == specimen)
+        }
+    }
+
     @Test("a forged zone (one digit of the birth date printed over) is never read", .enabled(if: modelBuilt))
     func forgedZoneIsNotRead() throws {
         var zone = try load(zoneFixture)
@@ -178,6 +192,16 @@ struct MRZScannerTests {
             return
         }
         #expect(Set(listed) == Set(unchecked.map(JSONValue.string)))
+        #expect(members["irregularFields"] == .array([]))
+        let unlisted = [
+            "P<SI<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<<<<<<<<<", "C01X00T478BDR8308126M3104150<<<<<<<<<<<<<<<4",
+        ]
+        guard case .object(let irregular) = MRZText.read(lines: unlisted).bridgeValue(source: "photo") else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(irregular["status"] == .string("read"))
+        #expect(irregular["irregularFields"] == .array([.string("issuingState"), .string("nationality")]))
         let broken = [specimen[0], "L898902C36UTO7408132F1204159ZE184226B<<<<<10"]
         guard case .object(let unverified) = MRZText.read(lines: broken).bridgeValue(source: "photo") else {
             Issue.record("not an object")
@@ -186,6 +210,48 @@ struct MRZScannerTests {
         #expect(unverified["status"] == .string("unverified"))
         #expect(Set(unverified.keys) == ["status", "problem"])
         #expect(MRZText.read(lines: ["hello"]).bridgeValue(source: "photo") == .object(["status": .string("notFound")]))
+    }
+
+    @Test("one crop alone confirms a still only when its check digits held as read and no character was weak")
+    func certainSingleReading() {
+        let clean = MRZText.read(lines: specimen)
+        #expect(MRZScanner.isCertain(clean, lowestConfidence: MRZScanner.singleReadingConfidence))
+        #expect(!MRZScanner.isCertain(clean, lowestConfidence: MRZScanner.singleReadingConfidence - 1))
+        // An O read for the 0 of the birth date: repaired by the check digits, so not certain.
+        let repaired = MRZText.read(lines: [specimen[0], "L898902C36UTO74O8122F1204159ZE184226B<<<<<10"])
+        #expect(repaired.isValid && !repaired.substitutions.isEmpty)
+        #expect(!MRZScanner.isCertain(repaired, lowestConfidence: 100))
+        // A zone whose check digits fail is never certain, however confident the engine.
+        let broken = MRZText.read(lines: [specimen[0], "L898902C36UTO7408132F1204159ZE184226B<<<<<10"])
+        #expect(!MRZScanner.isCertain(broken, lowestConfidence: 100))
+    }
+
+    @Test("three O read as 0 where the check digits cannot tell: the engine's doubts withhold the zone")
+    func threeConfusionsAreAmbiguous() throws {
+        // Printed B5S12OOO8 (check digit 5); read B5S120008 with the engine doubting each 0
+        // against O. One O back gives a valid zone (the weights of the other two add up to ten),
+        // and so do all three: two valid readings, so nothing is trusted.
+        let printed = [
+            "IRSVNB5S12OOO85<<<<<<<<<<<<<<<", "8208189M2403111SGP<<<<<<<<<<<8", "OBIOZOR<<OBI<<<<<<<<<<<<<<<<<<",
+        ]
+        #expect(MRZText.read(lines: printed).isValid)
+        func line(_ text: String, doubting columns: Set<Int> = []) -> OCRLine {
+            let symbols = Array(text).enumerated().map { column, character in
+                OCRSymbol(
+                    character: character, confidence: 90, x: column * 20, width: 16,
+                    alternatives: columns.contains(column) ? [(character: "O", confidence: 89)] : [])
+            }
+            return OCRLine(text: text, confidence: 90, symbols: symbols)
+        }
+        let read = [
+            line("IRSVNB5S1200085<<<<<<<<<<<<<<<", doubting: [10, 11, 12]),
+            line(printed[1]), line(printed[2]),
+        ]
+        #expect(AmbiguityCheck.resolve(read) == nil)
+        // With the engine sure of the last two zeros only one reading is valid: the check relies on
+        // the engine's certainty, and trusts it.
+        let surer = [line("IRSVNB5S1200085<<<<<<<<<<<<<<<", doubting: [10]), line(printed[1]), line(printed[2])]
+        #expect(AmbiguityCheck.resolve(surer)?.lines.first == "IRSVNB5S12O0085<<<<<<<<<<<<<<<")
     }
 
     @Test("images are bounded before any work")

@@ -25,6 +25,9 @@ OCR_MODEL_PACKAGES=(tesseract-ocr fonts-ocr-b python3-pil)
 # The MRZ benchmark's photo generator (Benchmarks/mrz/make-mrz-set.py): Pillow and numpy, OCR-B
 # for the zone and DejaVu Sans for the rest of the document.
 MRZ_BENCH_PACKAGES=(python3-pil python3-numpy fonts-ocr-b fonts-dejavu-core)
+# The MRZ benchmark's peer: PassportEye (from PyPI, in a virtual environment the benchmark makes)
+# runs Tesseract with its stock English model.
+MRZ_PEER_PACKAGES=(python3-venv python3-pip tesseract-ocr tesseract-ocr-eng)
 # Display-less runs of the shell, and a window manager for the tests whose behaviour depends on one
 # (a kiosk window iconified by the window manager; started only by those tests).
 XVFB_PACKAGES=(xvfb xauth openbox)

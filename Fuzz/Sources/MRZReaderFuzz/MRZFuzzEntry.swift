@@ -14,6 +14,9 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     precondition(reading.lines.count == format.lineCount, "valid reading with \(reading.lines.count) lines")
     precondition(reading.lines.allSatisfy { $0.utf8.count == format.lineLength }, "valid reading, wrong line length")
     precondition(reading.checks.allSatisfy(\.holds), "valid reading with a failing check digit")
+    precondition(
+        reading.irregularFields.allSatisfy { !$0.isCheckDigitCovered },
+        "a field a check digit covers reported as irregular")
     let again = MRZText.read(lines: reading.lines)
     precondition(again.isValid && again.lines == reading.lines, "a valid reading does not read again as itself")
     if case .read(let voted) = voter.verdict {
