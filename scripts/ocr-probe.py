@@ -5,8 +5,8 @@ Renders MRZ blocks (TD3 passports: 2 x 44, TD2: 2 x 36, TD1 cards: 3 x 30) in OC
 fonts-ocr-b at a few sizes, with mild blur, noise, rotation and low contrast, then reads each one
 through libtesseract's C API (the same calls Sources/OCREngine makes: page segmentation "single
 block", the MRZ whitelist, 8-bit grayscale buffer) and reports character accuracy (1 - edit
-distance / length), line accuracy (lines read exactly) and milliseconds per image, for each
-engine configuration asked for.
+distance / length), line accuracy (lines read exactly) and CPU milliseconds per image (process
+time, which a busy machine does not inflate), for each engine configuration asked for.
 
   /usr/bin/python3 scripts/ocr-probe.py                        legacy OCR-B model against stock eng
   /usr/bin/python3 scripts/ocr-probe.py --count 100 --seed 7   more or other samples
