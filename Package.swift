@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "GBGBridge", targets: ["GBGBridge"]),
         .library(name: "GBGBridgeGTK", targets: ["GBGBridgeGTK"]),
+        .library(name: "BlockingWork", targets: ["BlockingWork"]),
+        .library(name: "VideoFrame", targets: ["VideoFrame"]),
         .library(name: "V4L2Capture", targets: ["V4L2Capture"]),
         .library(name: "PipeWireCapture", targets: ["PipeWireCapture"]),
         .library(name: "GBGBridgeCapture", targets: ["GBGBridgeCapture"]),
@@ -36,6 +38,12 @@ let package = Package(
         // Test helpers that need GTK (kept apart so the core's tests build without it).
         .target(name: "GBGBridgeGTKTestSupport", dependencies: ["CWebKitGTK"], swiftSettings: strict),
 
+        // Blocking calls off Swift's concurrency workers: one pool, dedicated threads for lifelong loops, one
+        // timeout and one resume-once helper.
+        .target(name: "BlockingWork", swiftSettings: strict),
+        // The RGB frame every camera route delivers and the capture and chip windows draw.
+        .target(name: "VideoFrame", swiftSettings: strict),
+
         // Translations of user-facing text (glibc gettext).
         .systemLibrary(name: "CGettext"),
         .target(name: "GBGBridgeLocalization", dependencies: ["CGettext"], swiftSettings: strict),
@@ -47,7 +55,10 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
         .target(
-            name: "GBGBridgeGTK", dependencies: ["GBGBridge", "GBGBridgeLocalization", "CWebKitGTK", "PNGEncoding"],
+            name: "GBGBridgeGTK",
+            dependencies: [
+                "GBGBridge", "GBGBridgeLocalization", "CWebKitGTK", "PNGEncoding", "BlockingWork", "VideoFrame",
+            ],
             swiftSettings: strict),
         // Lossless PNG for captured frames, fast enough for the answer; zlib for its checksums.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -57,18 +68,19 @@ let package = Package(
 
         // Cameras.
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
-        .target(name: "V4L2Capture", dependencies: ["CV4L2", "DetachedThread"], swiftSettings: strict),
+        .target(name: "V4L2Capture", dependencies: ["CV4L2", "BlockingWork"], swiftSettings: strict),
         // PipeWire cameras through GStreamer (pipewiresrc, appsink, the PipeWire device provider). No GUI.
         .systemLibrary(
             name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
-        .target(name: "DetachedThread", swiftSettings: strict),
-        .target(name: "PipeWireCapture", dependencies: ["CGStreamer", "DetachedThread"], swiftSettings: strict),
+        .target(
+            name: "PipeWireCapture", dependencies: ["CGStreamer", "BlockingWork", "VideoFrame"], swiftSettings: strict),
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
-                "MRZScanner", "MRZReader", "OCREngine", .product(name: "Crypto", package: "swift-crypto"),
+                "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -102,7 +114,7 @@ let package = Package(
             name: "GBGBridgeNFC",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "PCSCReader",
-                "EMRTD", "COpenJPEG", "MRZReader",
+                "EMRTD", "COpenJPEG", "MRZReader", "BlockingWork", "VideoFrame",
             ],
             swiftSettings: strict
         ),
@@ -112,7 +124,7 @@ let package = Package(
             name: "gbgbridge-shell",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
-                "GBGBridgeCapture", "GBGBridgeNFC", "EMRTD",
+                "GBGBridgeCapture", "GBGBridgeNFC", "EMRTD", "BlockingWork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -122,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-capture-bench",
             dependencies: [
-                "GBGBridgeCapture", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK",
+                "GBGBridgeCapture", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
@@ -147,9 +159,10 @@ let package = Package(
 
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .testTarget(name: "GBGBridgeLocalizationTests", dependencies: ["GBGBridgeLocalization"]),
+        .testTarget(name: "BlockingWorkTests", dependencies: ["BlockingWork"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
-            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "PipeWireCapture"],
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "PipeWireCapture", "VideoFrame"],
             path: "Tests/GBGBridgeGTKTestHost",
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("soup-3.0")]
@@ -176,7 +189,7 @@ let package = Package(
             name: "GBGBridgeCaptureTests",
             dependencies: [
                 "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
-                "GBGBridgeGTKTestSupport",
+                "GBGBridgeGTKTestSupport", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -184,7 +197,8 @@ let package = Package(
             name: "PipeWireCaptureTests",
             dependencies: [
                 "PipeWireCapture", "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeGTK",
-                "GBGBridgeTestSupport", "GBGBridgeGTKTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "GBGBridgeTestSupport", "GBGBridgeGTKTestSupport", "VideoFrame",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "EMRTDTests", dependencies: ["EMRTD", "GBGBridgeTestSupport"]),
@@ -197,7 +211,7 @@ let package = Package(
             name: "GBGBridgeNFCTests",
             dependencies: [
                 "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "CWebKitGTK",
-                "GBGBridgeTestSupport",
+                "GBGBridgeTestSupport", "VideoFrame",
                 "GBGBridgeGTKTestSupport",
             ]
         ),

@@ -6,6 +6,7 @@ import FoundationEssentials
 import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK
+import VideoFrame
 
 #if canImport(Glibc)
     import Glibc

@@ -1,10 +1,10 @@
-import Dispatch
+import BlockingWork
 import EMRTD
 import FoundationEssentials
 import PCSCReader
 import Synchronization
 
-/// One attempt at reading a chip, on a thread of its own: wait for the document, connect, read and
+/// One attempt at reading a chip, on the blocking pool: wait for the document, connect, read and
 /// verify the chip, convert the face. Cancellable from any thread, and bounded in time: a chip that
 /// stops answering in the middle of an APDU, or a read that outlasts its deadline, ends the job with
 /// an answer even though the PC/SC call it waits in never returns.
@@ -46,8 +46,8 @@ final class ChipReadJob: Sendable {
         var readStarted: ContinuousClock.Instant?
         /// When the APDU in flight was sent, while one is.
         var apduStarted: ContinuousClock.Instant?
-        /// The job's outcome, once one is delivered (by the read or by a deadline).
-        var delivered = false
+        /// The read on the blocking pool (cancelled with the job: a read still queued then never runs).
+        var reading: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -55,49 +55,61 @@ final class ChipReadJob: Sendable {
     /// How often the deadlines are checked.
     static let watchIntervalMilliseconds = 100
 
-    /// Runs the read on a thread of its own; `progress` is called on that thread. Returns when the
+    /// Runs the read on the blocking pool; `progress` is called on the pool's thread. Returns when the
     /// read ends or a deadline passes, whichever comes first: a read stuck in a PC/SC call that never
     /// returns is left behind, cancelled, and cannot hold up the next one.
     func run(
         _ request: Request, progress: @escaping @Sendable (NFCReadState) -> Void
     ) async -> Result<Success, Failure> {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, Failure>, Never>) in
-            let deliver: @Sendable (Result<Success, Failure>) -> Void = { outcome in
-                let first = self.state.withLock { state in
-                    defer { state.delivered = true }
-                    return !state.delivered
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Success, Failure>, Never>) in
+            let once = ResumeOnce(continuation)
+            let reading = Task {
+                do {
+                    once.resume(try await BlockingPool.shared.run { self.read(request, progress: progress) })
+                } catch is CancellationError {
+                    once.resume(.failure(Failure(kind: nil, detail: "cancelled")))
+                } catch {
+                    once.resume(.failure(Failure(kind: .readerUnavailable, detail: "\(error)")))
                 }
-                if first { continuation.resume(returning: outcome) }
             }
-            DispatchQueue.global(qos: .userInitiated).async {
-                deliver(self.read(request, progress: progress))
+            let cancelled = state.withLock { state in
+                state.reading = reading
+                return state.cancelled
             }
-            watch(request, deliver: deliver)
+            if cancelled { reading.cancel() }
+            Task { await watch(request, until: once) }
         }
+        return outcome
     }
 
-    /// Checks the deadlines every ``watchIntervalMilliseconds`` until the job has delivered its outcome.
-    private func watch(_ request: Request, deliver: @escaping @Sendable (Result<Success, Failure>) -> Void) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Self.watchIntervalMilliseconds))
-        { [self] in
+    /// Checks the deadlines every ``watchIntervalMilliseconds`` until `once` has the job's outcome.
+    ///
+    /// Besides the per-APDU and per-read deadlines, the whole job may take the document wait and the read
+    /// deadline and ``startMargin``: a read that could not start in that time (every pool thread held by
+    /// reads stuck in calls that never return) ends as too slow too.
+    private func watch(_ request: Request, until once: ResumeOnce<Result<Success, Failure>>) async {
+        let jobDeadline = Self.clock.now + request.documentTimeout + request.readTimeout + Self.startMargin
+        while !once.isResumed {
+            try? await Task.sleep(for: .milliseconds(Self.watchIntervalMilliseconds))
             let now = Self.clock.now
-            let (done, overdue) = state.withLock { state -> (Bool, String?) in
-                if state.delivered { return (true, nil) }
+            let overdue = state.withLock { state -> String? in
                 if let sent = state.apduStarted, now - sent > request.apduTimeout {
-                    return (false, "the chip did not answer a command within \(Self.seconds(request.apduTimeout))")
+                    return "the chip did not answer a command within \(Self.seconds(request.apduTimeout))"
                 }
                 if let started = state.readStarted, now - started > request.readTimeout {
-                    return (false, "the read did not finish within \(Self.seconds(request.readTimeout))")
+                    return "the read did not finish within \(Self.seconds(request.readTimeout))"
                 }
-                return (false, nil)
+                if now > jobDeadline {
+                    return "the read could not start: every thread for blocking work is taken"
+                }
+                return nil
             }
-            if done { return }
-            if let overdue {
+            if let overdue, !once.isResumed {
                 cancel()
-                deliver(.failure(Failure(kind: .chipTooSlow, detail: overdue)))
+                once.resume(.failure(Failure(kind: .chipTooSlow, detail: overdue)))
                 return
             }
-            watch(request, deliver: deliver)
         }
     }
 
@@ -112,12 +124,18 @@ final class ChipReadJob: Sendable {
         state.withLock { $0.apduStarted = inFlight ? now : nil }
     }
 
-    /// Stops the read: a wait for the document ends at once, a read before its next APDU.
+    /// How long past the document wait and the read deadline a job may take before it ends as too slow.
+    static let startMargin: Duration = .seconds(5)
+
+    /// Stops the read: one still queued never runs, a wait for the document ends at once, a read
+    /// stops before its next APDU.
     func cancel() {
-        state.withLock { state in
+        let reading = state.withLock { state in
             state.cancelled = true
             state.context?.cancel()
+            return state.reading
         }
+        reading?.cancel()
     }
 
     private var isCancelled: Bool { state.withLock { $0.cancelled } }

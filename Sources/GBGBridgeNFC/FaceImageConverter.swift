@@ -2,6 +2,7 @@ import COpenJPEG
 import EMRTD
 import FoundationEssentials
 import GBGBridgeGTK
+import VideoFrame
 
 /// Makes a chip's face image something a web page can show: JPEG stays as it is; JPEG 2000
 /// (which browsers cannot decode) is decoded with OpenJPEG and encoded as JPEG.

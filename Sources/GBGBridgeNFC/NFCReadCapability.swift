@@ -1,5 +1,5 @@
+import BlockingWork
 import CWebKitGTK
-import Dispatch
 import EMRTD
 import FoundationEssentials
 import GBGBridge
@@ -78,7 +78,7 @@ public final class NFCReadCapability {
     /// The chip-reading window of the read in progress.
     private(set) var readWindow: NFCReadWindow?
     /// The question the window asks after a failure (try again or not), while it waits.
-    private var pendingAnswer: AnswerOnce?
+    private var pendingAnswer: ResumeOnce<Bool>?
     /// Counts the reads abandoned with their page (``abandonRead()``): a read started under an
     /// earlier count belongs to a page that is gone.
     private var readGeneration = 0
@@ -92,9 +92,7 @@ public final class NFCReadCapability {
     /// coming and going. Does nothing for ``ReaderChoice/none``.
     public func install() async {
         guard options.reader != .none else { return }
-        let initial = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: ReaderMonitor.scan()) }
-        }
+        guard let initial = try? await BlockingPool.shared.run({ ReaderMonitor.scan() }) else { return }
         apply(initial)
         let monitor = ReaderMonitor { [weak self] observation in
             Task { @MainActor in self?.apply(observation) }
@@ -283,7 +281,7 @@ public final class NFCReadCapability {
         window.show(.failed(kind, canRetry: kind.canRetryInWindow))
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             MainActor.assumeIsolated {
-                let once = AnswerOnce(continuation)
+                let once = ResumeOnce(continuation)
                 pendingAnswer = once
                 window.onRetry = { once.resume(true) }
                 window.onCancel = { once.resume(false) }
@@ -360,20 +358,5 @@ public final class NFCReadCapability {
         if let algorithm = verdict.algorithm { object["algorithm"] = .string(algorithm) }
         if let reason = verdict.reason { object["reason"] = .string(reason) }
         return .object(object)
-    }
-}
-
-/// Resumes a continuation with the first answer only.
-@MainActor
-private final class AnswerOnce {
-    private var continuation: CheckedContinuation<Bool, Never>?
-
-    init(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation = continuation
-    }
-
-    func resume(_ value: Bool) {
-        continuation?.resume(returning: value)
-        continuation = nil
     }
 }

@@ -1,3 +1,4 @@
+import BlockingWork
 import CWebKitGTK
 import EMRTD
 import GBGBridgeGTK
@@ -38,8 +39,7 @@ public final class NFCReadWindow {
     public private(set) var placementStep = 0
     /// The picture drawn now, `nil` while none is shown.
     private(set) var picture: NFCPlacementPicture?
-    private var confirmation: CheckedContinuation<Void, Never>?
-    private var confirmationTimer: Task<Void, Never>?
+    private var confirmation: ResumeOnce<Void>?
     /// What the window shows now.
     public private(set) var state: NFCReadState?
     /// Everything announced to screen readers, in order (for tests).
@@ -98,22 +98,14 @@ public final class NFCReadWindow {
     public func confirmSuccess() async {
         guard !isClosed else { return }
         show(.succeeded)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            MainActor.assumeIsolated {
-                confirmation = continuation
-                let duration = confirmationDuration
-                confirmationTimer = Task { @MainActor [weak self] in
-                    try? await Task.sleep(for: duration)
-                    self?.endConfirmation()
-                }
-            }
+        await Timeout.wait(atMost: confirmationDuration, orElse: ()) { (once: ResumeOnce<Void>) in
+            confirmation = once
         }
+        confirmation = nil
         close()
     }
 
     private func endConfirmation() {
-        confirmationTimer?.cancel()
-        confirmationTimer = nil
         confirmation?.resume()
         confirmation = nil
     }

@@ -1,4 +1,4 @@
-import Dispatch
+import BlockingWork
 import PCSCReader
 import Synchronization
 
@@ -22,7 +22,6 @@ final class ReaderMonitor: Sendable {
 
     private let state = Mutex(State())
     private let onChange: @Sendable (Observation) -> Void
-    private let queue = DispatchQueue(label: "gbgbridge.nfc.reader-monitor")
 
     /// Starts watching; `onChange` runs on the monitor's thread, first with the current list.
     init(onChange: @escaping @Sendable (Observation) -> Void) {
@@ -38,8 +37,9 @@ final class ReaderMonitor: Sendable {
         }
     }
 
+    /// Starts the watching thread (a dedicated one: it waits in PC/SC for as long as it watches).
     func start(initial: Observation) {
-        queue.async { [self] in run(last: initial) }
+        _ = DetachedThread.start { [self] in run(last: initial) }
     }
 
     /// Stops the thread (ends a wait in progress).

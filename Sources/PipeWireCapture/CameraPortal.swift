@@ -1,3 +1,4 @@
+import BlockingWork
 import CGStreamer
 import Synchronization
 
@@ -25,7 +26,7 @@ public enum CameraPortal {
     /// What the portal says of cameras without asking anyone: true or false from its `IsCameraPresent`, nil
     /// when there is no Camera portal (no portal service, or a desktop without a camera backend).
     public static func isCameraPresent() async -> Bool? {
-        await BlockingWork.run(timeout: callTimeout + .seconds(1)) { () -> Bool? in
+        await BlockingPool.shared.run(atMost: callTimeout + .seconds(1)) { () -> Bool? in
             var message: UnsafeMutablePointer<CChar>?
             defer { cgst_free(message) }
             guard let bus = cgst_portal_bus(&message) else { return nil }
@@ -42,7 +43,7 @@ public enum CameraPortal {
     /// (`AccessCamera`, which may show the portal's dialog) only when the portal refuses a remote for want of
     /// it, so a person is asked once and a revoked permission is asked again.
     public static func openRemote() async throws(PipeWireStreamError) -> Int32 {
-        let outcome = await BlockingWork.run(timeout: callTimeout * 2 + decisionTimeout + .seconds(1)) {
+        let outcome = await BlockingPool.shared.run(atMost: callTimeout * 2 + decisionTimeout + .seconds(1)) {
             openRemoteNow()
         }
         switch outcome {

@@ -1,3 +1,4 @@
+import BlockingWork
 import CGStreamer
 import Synchronization
 
@@ -90,7 +91,7 @@ public enum PipeWireDiscovery {
     public static func scan(timeout: Duration = defaultTimeout) async -> PipeWireScan {
         guard CameraPortal.isUsed else {
             guard daemonSocketExists else { return .unreachable }
-            return await BlockingWork.run(timeout: timeout) { scanNow(portalRemote: nil) } ?? .unreachable
+            return await BlockingPool.shared.run(atMost: timeout) { scanNow(portalRemote: nil) } ?? .unreachable
         }
         var remote: Int32?
         if !providerStarted {
@@ -101,7 +102,7 @@ public enum PipeWireDiscovery {
             }
         }
         let portalRemote = remote
-        return await BlockingWork.run(timeout: timeout) { scanNow(portalRemote: portalRemote) } ?? .unreachable
+        return await BlockingPool.shared.run(atMost: timeout) { scanNow(portalRemote: portalRemote) } ?? .unreachable
     }
 
     /// Whether the device provider is connected already (it then needs no new remote; through the Camera

@@ -1,3 +1,4 @@
+import BlockingWork
 import CGStreamer
 import Synchronization
 
@@ -92,9 +93,9 @@ final class SharedDeviceWatch: Sendable {
             return false
         }
         let busHandle = Handle(bus)
-        return BlockingWork.startThread { [self] in
+        return DetachedThread.start { [self] in
             self.readBus(UnsafeMutablePointer(busHandle.pointer))
-        }
+        } == 0
     }
 
     private func readBus(_ bus: UnsafeMutablePointer<GstBus>) {

@@ -1,23 +1,11 @@
+import BlockingWork
 import CGStreamer
 import Synchronization
+import VideoFrame
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// One RGB picture from a PipeWire camera, copied out of GStreamer's buffer.
-public struct PipeWireFrame: Sendable {
-    public let width: Int
-    public let height: Int
-    /// Bytes from the start of one row to the next (at least `width * 3`).
-    public let bytesPerLine: Int
-    /// Packed 8-bit red, green, blue rows.
-    public let bytes: [UInt8]
-    /// Counts frames from 0 in this stream.
-    public let sequence: UInt64
-    /// The buffer's presentation time in nanoseconds (monotonic time of arrival when it has none).
-    public let timestampNanoseconds: UInt64
-}
 
 /// Why a PipeWire stream could not open or stopped.
 public struct PipeWireStreamError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -53,12 +41,14 @@ public struct PipeWireStreamError: Error, Sendable, Equatable, CustomStringConve
 /// PipeWire clients (the page's camera through WebKit, a second stream) can read the same camera at the
 /// same time.
 public final class PipeWireStream: Sendable {
-    /// The frames, newest kept when the reader is slow; finishes with a ``PipeWireStreamError`` when the
+    /// The frames (copied out of GStreamer's buffers; `sequence` counts from 0 in this stream, the timestamp is the
+    /// buffer's presentation time, or the monotonic time of arrival when it has none), newest kept when the reader
+    /// is slow; finishes with a ``PipeWireStreamError`` when the
     /// stream fails. Ending iteration stops the stream.
-    public let frames: AsyncThrowingStream<PipeWireFrame, any Error>
+    public let frames: AsyncThrowingStream<RGBFrame, any Error>
     private let pipeline: Pipeline
 
-    private init(pipeline: Pipeline, frames: AsyncThrowingStream<PipeWireFrame, any Error>) {
+    private init(pipeline: Pipeline, frames: AsyncThrowingStream<RGBFrame, any Error>) {
         self.pipeline = pipeline
         self.frames = frames
     }
@@ -74,7 +64,7 @@ public final class PipeWireStream: Sendable {
         guard GStreamerRuntime.isAvailable else {
             throw PipeWireStreamError(.unavailable, "GStreamer's PipeWire plugin (pipewiresrc) is not installed")
         }
-        let (frames, continuation) = AsyncThrowingStream<PipeWireFrame, any Error>.makeStream(
+        let (frames, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
         // Without a given remote, a connection of the stream's own (see PipeWireDiscovery.connectSocket()): a new
         // Camera portal remote when cameras come through the portal.
@@ -93,7 +83,7 @@ public final class PipeWireStream: Sendable {
             throw error
         }
         continuation.onTermination = { _ in pipeline.stop() }
-        let opened = await BlockingWork.run(timeout: firstFrameTimeout + .seconds(1)) {
+        let opened = await BlockingPool.shared.run(atMost: firstFrameTimeout + .seconds(1)) {
             pipeline.start(firstFrameTimeout: firstFrameTimeout)
         }
         switch opened {
@@ -140,7 +130,7 @@ private final class Pipeline: @unchecked Sendable {
     private let element: OpaquePointer
     private let sink: OpaquePointer
     private let bus: OpaquePointer
-    private let continuation: AsyncThrowingStream<PipeWireFrame, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<RGBFrame, any Error>.Continuation
     private let state = Mutex(State())
     private let started = Condition()
 
@@ -149,7 +139,7 @@ private final class Pipeline: @unchecked Sendable {
 
     private init(
         element: OpaquePointer, sink: OpaquePointer, bus: OpaquePointer, ownedDescriptor: Int32?,
-        continuation: AsyncThrowingStream<PipeWireFrame, any Error>.Continuation
+        continuation: AsyncThrowingStream<RGBFrame, any Error>.Continuation
     ) {
         self.element = element
         self.sink = sink
@@ -160,7 +150,7 @@ private final class Pipeline: @unchecked Sendable {
 
     static func make(
         target: String?, request: PipeWireStreamRequest, fd: Int32?, ownedDescriptor: Int32?,
-        continuation: AsyncThrowingStream<PipeWireFrame, any Error>.Continuation
+        continuation: AsyncThrowingStream<RGBFrame, any Error>.Continuation
     ) throws(PipeWireStreamError) -> Pipeline {
         var size = ""
         if let width = request.width, let height = request.height { size += ",width=\(width),height=\(height)" }
@@ -221,7 +211,7 @@ private final class Pipeline: @unchecked Sendable {
 
     /// Starts playing and waits for the first frame or an error (blocking: runs on its own thread).
     func start(firstFrameTimeout: Duration) -> PipeWireStreamError? {
-        BlockingWork.startThread { [self] in self.readBus() }
+        _ = DetachedThread.start { [self] in self.readBus() }
         guard cgst_set_state(UnsafeMutablePointer(element), GST_STATE_PLAYING, 0) != 0 else {
             return PipeWireStreamError(.unavailable, "The PipeWire camera could not be started")
         }
@@ -256,7 +246,9 @@ private final class Pipeline: @unchecked Sendable {
         var timestamp = -1
         guard let data = cgst_pull_rgb(sink, &width, &height, &stride, &size, &timestamp) else { return false }
         defer { cgst_free(data) }
-        guard width > 0, height > 0 else { return true }
+        guard width > 0, height > 0, Int(stride) >= Int(width) * 3, size >= Int(stride) * Int(height) else {
+            return true
+        }
         let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
         let (sequence, stopped, first) = state.withLock { state -> (UInt64, Bool, Bool) in
             let sequence = state.frames
@@ -268,7 +260,7 @@ private final class Pipeline: @unchecked Sendable {
         if stopped { return false }
         let nanoseconds = timestamp >= 0 ? UInt64(timestamp) : UInt64(cgst_monotonic_microseconds()) * 1000
         continuation.yield(
-            PipeWireFrame(
+            RGBFrame(
                 width: Int(width), height: Int(height), bytesPerLine: Int(stride), bytes: bytes, sequence: sequence,
                 timestampNanoseconds: nanoseconds))
         if first { started.signal() }

@@ -1,6 +1,7 @@
-import DetachedThread
+import BlockingWork
 
-/// Starts a detached thread for blocking camera I/O.
+/// Starts a dedicated thread for a camera loop that lives as long as its stream or watch (see BlockingPool for
+/// one-off blocking calls).
 enum CaptureThread {
     static func start(devicePath: String, _ body: @escaping @Sendable () -> Void) throws(CameraError) {
         let result = DetachedThread.start(body)

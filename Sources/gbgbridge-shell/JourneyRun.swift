@@ -1,3 +1,4 @@
+import BlockingWork
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
@@ -346,8 +347,9 @@ final class JourneyRun: BridgeHostDelegate {
         }
         // Let the page paint what the last message changed before it is captured.
         try? await Task.sleep(for: .milliseconds(300))
-        let failure: String? = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let once = ResumeOnce(continuation)
+        let failure = await Timeout.wait(atMost: .seconds(10), orElse: tr("the page did not render within 10 seconds"))
+        {
+            (once: ResumeOnce<String?>) in
             Task {
                 do {
                     try await window.saveSnapshot(toPNG: path)
@@ -355,10 +357,6 @@ final class JourneyRun: BridgeHostDelegate {
                 } catch {
                     once.resume("\(error)")
                 }
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(10))
-                once.resume(tr("the page did not render within 10 seconds"))
             }
         }
         if let failure {

@@ -3,6 +3,7 @@ import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Glibc
 import Testing
+import VideoFrame
 
 @testable import GBGBridgeCapture
 

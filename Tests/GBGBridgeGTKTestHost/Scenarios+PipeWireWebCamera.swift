@@ -2,6 +2,7 @@ import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
 import PipeWireCapture
+import VideoFrame
 
 extension Scenarios {
     /// Page-side helpers for the PipeWire session: `pipeWireFrames(tag)` opens the page's camera (once) and
@@ -69,7 +70,7 @@ extension Scenarios {
         var probe = CameraJourney(access: .allow)
         var first: JSONValue?
         var stream: PipeWireStream?
-        var frames: AsyncThrowingStream<PipeWireFrame, any Error>.AsyncIterator?
+        var frames: AsyncThrowingStream<RGBFrame, any Error>.AsyncIterator?
         for window in 1...3 {
             probe = CameraJourney(access: .allow)
             probe.journey.server.serve("/pipewire.js", pipeWireLibrary)

@@ -3,6 +3,7 @@ import Foundation
 import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Testing
+import VideoFrame
 
 @testable import GBGBridgeNFC
 

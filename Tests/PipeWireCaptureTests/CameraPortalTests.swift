@@ -3,6 +3,7 @@ import GBGBridge
 import GBGBridgeGTK
 import PipeWireCapture
 import Testing
+import VideoFrame
 
 @testable import GBGBridgeCapture
 

@@ -4,6 +4,7 @@ import GBGBridge
 import GBGBridgeGTK
 import Testing
 import V4L2Capture
+import VideoFrame
 
 @testable import GBGBridgeCapture
 @testable import PipeWireCapture

@@ -1,3 +1,4 @@
+import BlockingWork
 import GBGBridgeLocalization
 import PipeWireCapture
 import V4L2Capture
@@ -19,13 +20,16 @@ public enum CameraDiagnosis {
     }
 
     /// The line to print at start when `choice` leaves no usable camera, or nil when there is one (or the
-    /// choice needs none: `none`, `synthetic`). Scans `directory` (default `/dev`) off the main thread.
+    /// choice needs none: `none`, `synthetic`). Scans `directory` (default `/dev`) on the blocking pool.
     public static func startupLine(for choice: CameraChoice, directory: String = "/dev") async -> String? {
         switch choice {
         case .none, .synthetic:
             return nil
         case .auto:
-            let scan = await Task.detached { CameraDiscovery.scan(directory: directory, includeFormats: false) }.value
+            let scan =
+                (try? await BlockingPool.shared.run {
+                    CameraDiscovery.scan(directory: directory, includeFormats: false)
+                }) ?? CameraScan(devices: [], failures: [])
             guard scan.devices.isEmpty else { return nil }
             guard let failure = scan.failures.first(where: { $0.kind == .permissionDenied }) ?? scan.failures.first
             else {
@@ -43,14 +47,14 @@ public enum CameraDiagnosis {
                 "No PipeWire camera named {name} was found: use --camera pipewire to take any PipeWire camera, or --camera auto.",
                 ["name": name])
         case .device(let path):
-            let outcome: CameraError? = await Task.detached {
+            let outcome: CameraError? = try? await BlockingPool.shared.run {
                 do throws(CameraError) {
                     _ = try CameraDiscovery.describe(path: path, includeFormats: false)
                     return nil
                 } catch {
                     return error
                 }
-            }.value
+            }
             return outcome.map { line(for: $0, group: videoGroup()) }
         }
     }

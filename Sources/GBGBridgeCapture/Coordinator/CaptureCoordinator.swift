@@ -1,3 +1,4 @@
+import BlockingWork
 import CWebKitGTK
 import Crypto
 import GBGBridge
@@ -318,14 +319,16 @@ public final class CaptureCoordinator {
             return CameraAvailability(
                 available: !found.isEmpty, permissionState: found.isEmpty ? .notApplicable : .granted)
         case .device(let path):
-            let outcome: Result<CameraDevice, CameraError> = await Task.detached {
+            let outcome: Result<CameraDevice, CameraError>? = try? await BlockingPool.shared.run {
                 do throws(CameraError) {
                     return .success(try CameraDiscovery.describe(path: path, includeFormats: false))
                 } catch {
                     return .failure(error)
                 }
-            }.value
+            }
             switch outcome {
+            case nil:
+                return CameraAvailability(available: true, permissionState: .notDetermined)
             case .success:
                 return CameraAvailability(available: true, permissionState: .granted)
             case .failure(let error):
@@ -433,9 +436,10 @@ public final class CaptureCoordinator {
 
     // MARK: Cameras
 
-    /// Scans `/dev/video*` off the main thread (it opens every node).
+    /// Scans `/dev/video*` on the blocking pool (it opens every node); nothing when cancelled before it starts.
     nonisolated static func scanCameras(includeFormats: Bool = false) async -> CameraScan {
-        await Task.detached { CameraDiscovery.scan(includeFormats: includeFormats) }.value
+        (try? await BlockingPool.shared.run { CameraDiscovery.scan(includeFormats: includeFormats) })
+            ?? CameraScan(devices: [], failures: [])
     }
 
     /// Sources for `choice`: usable cameras first, then nodes that failed to open (opening those again
@@ -464,8 +468,9 @@ public final class CaptureCoordinator {
         case .synthetic:
             return [SyntheticFrameSource(name: "Synthetic test camera")]
         case .device(let path):
-            let device = await Task.detached { try? CameraDiscovery.describe(path: path, includeFormats: withFormats) }
-                .value
+            let device = try? await BlockingPool.shared.run {
+                try CameraDiscovery.describe(path: path, includeFormats: withFormats)
+            }
             return [device.map(source) ?? V4L2FrameSource(path: path)]
         case .pipewire(let name):
             return await pipeWireCameras(named: name).map(pipeWireSource)

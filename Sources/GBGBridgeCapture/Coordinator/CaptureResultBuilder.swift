@@ -2,6 +2,7 @@ import Crypto
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import VideoFrame
 
 /// Turns captured frames or still-image files into the typed slot results: documents as PNG, selfies as
 /// JPEG plus the selfie package (`unencryptedBlob`) and its HPKE seal (`encryptedBlob`).

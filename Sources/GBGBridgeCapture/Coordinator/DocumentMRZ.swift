@@ -5,6 +5,7 @@ import GBGBridgeGTK
 import MRZReader
 import MRZScanner
 import OCREngine
+import VideoFrame
 
 /// Where the host finds the OCR model that reads machine-readable zones from document photos.
 /// Without one, document answers carry no `mrz` member.

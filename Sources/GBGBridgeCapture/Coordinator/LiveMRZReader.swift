@@ -2,6 +2,7 @@ import GBGBridge
 import GBGBridgeGTK
 import MRZReader
 import MRZScanner
+import VideoFrame
 
 /// Reads the machine-readable zone from a live preview while the person holds the document up:
 /// frames are read one at a time off the main thread (a frame that arrives while one is being

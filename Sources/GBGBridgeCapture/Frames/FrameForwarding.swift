@@ -1,4 +1,5 @@
 import GBGBridgeGTK
+import VideoFrame
 
 /// Turns a camera route's own frames into the capture window's ``RGBFrame`` stream.
 enum FrameForwarding {

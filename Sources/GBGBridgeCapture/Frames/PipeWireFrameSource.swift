@@ -2,6 +2,7 @@ import GBGBridgeGTK
 import GBGBridgeLocalization
 import PipeWireCapture
 import V4L2Capture
+import VideoFrame
 
 /// A PipeWire camera as a ``FrameSource``: streams RGB frames through GStreamer (`pipewiresrc`, which other
 /// PipeWire clients such as the page's own camera can share) and maps ``PipeWireStreamError`` to
@@ -92,11 +93,7 @@ public struct PipeWireFrameSource: FrameSource {
         }
         return FrameForwarding.forward(
             stream.frames,
-            convert: { frame in
-                RGBFrame(
-                    width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: frame.bytes,
-                    sequence: frame.sequence, timestampNanoseconds: frame.timestampNanoseconds)
-            },
+            convert: { $0 },
             failure: { error in
                 (error as? PipeWireStreamError).map { Self.mapped($0, whileStreaming: true) }
                     ?? .disconnected("The camera stream failed: \(error)")

@@ -1,4 +1,5 @@
 import GBGBridgeGTK
+import VideoFrame
 
 #if canImport(Glibc)
     import Glibc

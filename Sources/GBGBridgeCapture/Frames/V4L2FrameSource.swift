@@ -1,5 +1,6 @@
 import GBGBridgeGTK
 import V4L2Capture
+import VideoFrame
 
 /// A V4L2 camera as a ``FrameSource``: streams RGB24 frames (libv4l2 converts YUYV and MJPEG) on the
 /// camera's own capture thread and maps ``CameraError`` to ``FrameSourceError``.

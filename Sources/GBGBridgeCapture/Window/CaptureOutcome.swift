@@ -1,5 +1,6 @@
 import GBGBridge
 import GBGBridgeGTK
+import VideoFrame
 
 /// The photo a capture window hands back: the chosen frame, the frames just before it (oldest first) and
 /// the camera's display name. Nothing is encoded yet; ``CaptureResultBuilder`` turns it into the response.

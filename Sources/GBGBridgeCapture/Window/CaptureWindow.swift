@@ -2,6 +2,7 @@ import CWebKitGTK
 import GBGBridge
 import GBGBridgeGTK
 import GBGBridgeLocalization
+import VideoFrame
 
 /// The GTK 3 capture dialog: live preview with a guide, Capture (after a countdown for selfies), then
 /// Retake / Use photo, and Cancel; a camera picker when there are several cameras; a hint line for

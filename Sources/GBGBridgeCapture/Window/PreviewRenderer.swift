@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeGTK
+import VideoFrame
 
 /// Draws preview frames: converts an ``RGBFrame`` into a cairo image once per frame, then paints it scaled
 /// to fit (mirrored for selfies) with the guide overlay. Has no widget of its own, so the benchmark can

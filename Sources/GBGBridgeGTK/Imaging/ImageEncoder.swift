@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import PNGEncoding
+import VideoFrame
 
 #if canImport(Glibc)
     import Glibc

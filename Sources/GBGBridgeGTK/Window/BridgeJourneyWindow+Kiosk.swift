@@ -1,3 +1,4 @@
+import BlockingWork
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
@@ -209,21 +210,11 @@ extension BridgeJourneyWindow {
     /// origin in a new web process: WebKit's clearing of website data leaves the registrations an
     /// ephemeral session holds in memory. Gives up after 3 s; the caller terminates the process.
     private func unregisterServiceWorkers(_ webView: UnsafeMutablePointer<WebKitWebView>) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            var resumed = false
-            let resume: @MainActor () -> Void = {
-                guard !resumed else { return }
-                resumed = true
-                continuation.resume()
-            }
+        await Timeout.wait(atMost: .seconds(3), orElse: ()) { (once: ResumeOnce<Void>) in
             kioskState.blankLoaded = {
-                KioskWipe.unregisterServiceWorkers(in: webView, then: resume)
+                KioskWipe.unregisterServiceWorkers(in: webView, then: { once.resume() })
             }
             webkit_web_view_load_html(webView, "<!doctype html><title></title>", url.absoluteString)
-            Task { @MainActor in
-                try? await Task.sleep(for: .seconds(3))
-                resume()
-            }
         }
         kioskState.blankLoaded = nil
     }

@@ -2,8 +2,9 @@
     import Glibc
 #endif
 
-/// Detached POSIX threads for blocking device and library calls, so that they never occupy the main thread or
-/// a Swift concurrency worker.
+/// Dedicated POSIX threads for loops that live as long as what they watch: a camera's capture loop, a hot-plug
+/// watch, a GStreamer bus reader, the card-reader monitor. They block for their whole life, so they get a thread
+/// of their own rather than one of ``BlockingPool``'s, which are for calls that end.
 public enum DetachedThread {
     private final class Body: Sendable {
         let run: @Sendable () -> Void
