@@ -453,6 +453,28 @@ Task { @MainActor in
     do {
         let recipient = Curve25519.KeyAgreement.PrivateKey().publicKey
         print("gbgbridge-capture-bench (synthetic source; CPU ms per frame on this machine)")
+        if let index = CommandLine.arguments.firstIndex(of: "--diagnose"), index + 2 < CommandLine.arguments.count,
+            let motion = HandHeldScene.Motion(rawValue: CommandLine.arguments[index + 1]),
+            let seed = UInt64(CommandLine.arguments[index + 2])
+        {
+            diagnoseHandHeld(HandHeldScene(motion: motion, seed: seed), seconds: 3)
+            g_main_loop_quit(loop)
+            return
+        }
+        if CommandLine.arguments.contains("--hand-held") {
+            let sets =
+                CommandLine.arguments.contains("--tuning")
+                ? [("tuning", tuningSeeds)] : [("tuning", tuningSeeds), ("reporting", reportingSeeds)]
+            let sizes = CommandLine.arguments.contains("--quick") ? [(1280, 720)] : [(1280, 720), (1920, 1080)]
+            for (width, height) in sizes {
+                if !CommandLine.arguments.contains("--after-only") {
+                    benchmarkHandHeld(width: width, height: height, sets: sets, before: true)
+                }
+                benchmarkHandHeld(width: width, height: height, sets: sets)
+            }
+            g_main_loop_quit(loop)
+            return
+        }
         if !CommandLine.arguments.contains("--capture-to-response") {
             try await benchmarkPreviewAndWindow()
         }
