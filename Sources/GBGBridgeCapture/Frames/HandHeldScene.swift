@@ -245,7 +245,8 @@ public struct HandHeldScene: Sendable {
                 let guilloche = 5 * sin(Double(x) * 0.09 + 4 * sin(Double(y) * 0.031))
                 let index = (y * width + x) * 3
                 var colour = (paper.0 + guilloche, paper.1 + guilloche * 0.6, paper.2 - guilloche * 0.4)
-                if y < height / 9 { colour = (70 + guilloche, 95 + guilloche, 150) }
+                // A coloured header under a narrow paper margin, as data pages are printed.
+                if y > height / 40, y < height / 9 { colour = (70 + guilloche, 95 + guilloche, 150) }
                 pixels[index] = UInt8(clamping: Int(colour.0))
                 pixels[index + 1] = UInt8(clamping: Int(colour.1))
                 pixels[index + 2] = UInt8(clamping: Int(colour.2))

@@ -46,7 +46,7 @@ public struct DocumentAutoCapture: Sendable {
     public init(
         presence: DocumentPresence = DocumentPresence(), motion: DocumentMotion = DocumentMotion(),
         zone: ZoneInspection = ZoneInspection(), minimumZoneSteepness: Double = 0.5,
-        minimumDocumentSteepness: Double = 0.35, minimumZoneSharpness: Double = 0.05, zoneGlareShare: Double = 0.02,
+        minimumDocumentSteepness: Double = 0.2, minimumZoneSharpness: Double = 0.05, zoneGlareShare: Double = 0.02,
         tracker: AutoCaptureTracker = AutoCaptureTracker()
     ) {
         self.presence = presence

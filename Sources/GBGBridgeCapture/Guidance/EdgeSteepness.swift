@@ -4,8 +4,9 @@ import GBGBridgeGTK
 /// pixel or two, a defocused or smeared one over many. Read at twice the resolution of the analysis copy
 /// (so the glyphs of a machine-readable zone are resolved), it is the 99th percentile of the luminance step
 /// between neighbours, over the spread of luminance there (97th minus 3rd percentile); taken across and down
-/// separately, the lower of the two counts, so a smear along one direction shows. Neither the print's
-/// contrast nor the light changes it; it costs two histograms over the region.
+/// separately, the lower of the two counts (of the directions with edges at all, in 1 % of the samples),
+/// so a smear along one direction shows. Neither the print's contrast nor the light changes it; it costs
+/// three histograms over every other row of the region.
 ///
 /// ```swift
 /// let value = EdgeSteepness.measure(frame, left: 40, top: 120, right: 280, bottom: 160, copyStep: 4)
@@ -31,6 +32,7 @@ public enum EdgeSteepness {
             func luma(_ offset: Int) -> Int {
                 (Int(bytes[offset]) + 2 * Int(bytes[offset + 1]) + Int(bytes[offset + 2])) >> 2
             }
+            // Every other sampled row: the steps down still span one sample.
             var y = y0
             while y < y1 {
                 var x = x0
@@ -42,14 +44,21 @@ public enum EdgeSteepness {
                     down[abs(luma(row + step * stride + x * 3) - here)] += 1
                     x += step
                 }
-                y += step
+                y += 2 * step
             }
         }
         let total = levels.reduce(0, +)
         guard total > 0 else { return nil }
         let spread = percentile(levels, 0.97, total) - percentile(levels, 0.03, total)
         guard spread >= minimumSpread else { return nil }
-        let steepest = min(percentile(across, 0.99, total), percentile(down, 0.99, total))
+        // A direction is judged only where it has edges at all (steps of a twentieth of the spread, even the
+        // shallow ones of a smear): print made of bars only has none across.
+        let least = max(2, spread / 20)
+        var judged: [Int] = []
+        for steps in [across, down] where steps[least...].reduce(0, +) * 100 >= total {
+            judged.append(percentile(steps, 0.99, total))
+        }
+        guard let steepest = judged.min() else { return nil }
         return min(1, Double(steepest) / Double(spread))
     }
 
