@@ -458,7 +458,8 @@ Task { @MainActor in
             let seed = UInt64(CommandLine.arguments[index + 2])
         {
             let width = index + 3 < CommandLine.arguments.count ? Int(CommandLine.arguments[index + 3]) ?? 1280 : 1280
-            diagnoseHandHeld(HandHeldScene(width: width, height: width * 9 / 16, motion: motion, seed: seed), seconds: 3)
+            diagnoseHandHeld(
+                HandHeldScene(width: width, height: width * 9 / 16, motion: motion, seed: seed), seconds: 3)
             g_main_loop_quit(loop)
             return
         }

@@ -40,7 +40,8 @@ struct HandHeldAutoCaptureTests {
             let outcome = playHandHeld(HandHeldScene(motion: motion, seed: seed, seconds: 3), seconds: 3)
             #expect(
                 (outcome.takenAfter ?? .infinity) <= 2.5,
-                "\(motion) seed \(seed): taken after \(String(describing: outcome.takenAfter)) s, hints \(outcome.hints)")
+                "\(motion) seed \(seed): taken after \(String(describing: outcome.takenAfter)) s, hints \(outcome.hints)"
+            )
         }
     }
 
@@ -68,9 +69,11 @@ struct HandHeldAutoCaptureTests {
         let second = HandHeldScene(width: 320, height: 180, motion: .drift, seed: 9, seconds: 1)
         let other = HandHeldScene(width: 320, height: 180, motion: .drift, seed: 10, seconds: 1)
         #expect(
-            first.frame(number: 20, timestampNanoseconds: 0).bytes == second.frame(number: 20, timestampNanoseconds: 0).bytes)
+            first.frame(number: 20, timestampNanoseconds: 0).bytes
+                == second.frame(number: 20, timestampNanoseconds: 0).bytes)
         #expect(
-            first.frame(number: 20, timestampNanoseconds: 0).bytes != other.frame(number: 20, timestampNanoseconds: 0).bytes)
+            first.frame(number: 20, timestampNanoseconds: 0).bytes
+                != other.frame(number: 20, timestampNanoseconds: 0).bytes)
         let brightest = first.frame(number: 0, timestampNanoseconds: 0).bytes.max() ?? 0
         #expect(brightest <= HandHeldScene.whiteCeiling)
     }
@@ -114,7 +117,8 @@ struct DocumentMotionTests {
 
     @Test func aJumpOutOfReachIsMovingAndANewSizeStartsAgain() throws {
         var motion = DocumentMotion()
-        _ = motion.update(luminancePicture(rect: cardInGuide(), print: true), width: 320, height: 180, timestampNanoseconds: 0)
+        _ = motion.update(
+            luminancePicture(rect: cardInGuide(), print: true), width: 320, height: 180, timestampNanoseconds: 0)
         let far = luminancePicture(rect: cardInGuide(shiftX: 40), print: true)
         let jumped = motion.update(far, width: 320, height: 180, timestampNanoseconds: 125_000_000)
         let estimate = try #require(jumped)
@@ -143,9 +147,11 @@ struct ZoneInspectionTests {
 
     @Test func aThumbFromOutsideCoversTheZoneButAPlainPortraitDoesNot() {
         for seed in handHeldTestSeeds {
-            let thumb = Self.inspect(HandHeldScene(motion: .thumb, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
+            let thumb = Self.inspect(
+                HandHeldScene(motion: .thumb, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
             #expect(thumb.1.covered, "seed \(seed)")
-            let clear = Self.inspect(HandHeldScene(motion: .still, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
+            let clear = Self.inspect(
+                HandHeldScene(motion: .still, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
             #expect(!clear.1.covered, "seed \(seed)")
         }
         // The plain test card: a flat portrait in the band, the card's edge in view all round.
@@ -156,8 +162,10 @@ struct ZoneInspectionTests {
     func aSoftOrSmearedZoneHasShallowEdges(motion: HandHeldScene.Motion) throws {
         let limits = DocumentAutoCapture()
         for seed in handHeldTestSeeds {
-            let sharp = Self.inspect(HandHeldScene(motion: .still, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
-            let soft = Self.inspect(HandHeldScene(motion: motion, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
+            let sharp = Self.inspect(
+                HandHeldScene(motion: .still, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
+            let soft = Self.inspect(
+                HandHeldScene(motion: motion, seed: seed, seconds: 1).frame(number: 0, timestampNanoseconds: 0))
             #expect(try #require(sharp.1.steepness) >= limits.minimumZoneSteepness, "\(sharp.1)")
             #expect(try #require(sharp.1.documentSteepness) >= limits.minimumDocumentSteepness, "\(sharp.1)")
             #expect(try #require(soft.1.steepness) < limits.minimumZoneSteepness, "\(motion) \(seed): \(soft.1)")

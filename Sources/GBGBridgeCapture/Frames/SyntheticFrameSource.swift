@@ -81,7 +81,8 @@ public struct SyntheticFrameSource: FrameSource {
         // The test scene is painted once up front; a hand-held page brings its own.
         let painter =
             handHeld == nil
-            ? SyntheticScene(width: width, height: height, scene: scene, card: card) : SyntheticScene(width: 8, height: 8)
+            ? SyntheticScene(width: width, height: height, scene: scene, card: card)
+            : SyntheticScene(width: 8, height: 8)
         let interval = Duration.nanoseconds(1_000_000_000 / framesPerSecond)
         let failAfter = failAfterFrames
         let deviceName = name

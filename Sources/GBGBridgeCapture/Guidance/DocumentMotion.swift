@@ -107,7 +107,8 @@ public struct DocumentMotion: Sendable {
         positionX += shiftX.offset
         positionY += shiftY.offset
         track.append((now, positionX, positionY))
-        let windowNanoseconds = UInt64(window.components.seconds) * 1_000_000_000
+        let windowNanoseconds =
+            UInt64(window.components.seconds) * 1_000_000_000
             + UInt64(window.components.attoseconds / 1_000_000_000)
         while let first = track.first, now - first.time > windowNanoseconds, track.count > 2 { track.removeFirst() }
         var drift = stepSpeed
