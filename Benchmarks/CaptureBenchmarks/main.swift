@@ -464,9 +464,9 @@ Task { @MainActor in
             return
         }
         if CommandLine.arguments.contains("--hand-held") {
-            let sets =
-                CommandLine.arguments.contains("--tuning")
-                ? [("tuning", tuningSeeds)] : [("tuning", tuningSeeds), ("reporting", reportingSeeds)]
+            var sets = [("tuning", tuningSeeds), ("reporting", reportingSeeds)]
+            if CommandLine.arguments.contains("--tuning") { sets = [("tuning", tuningSeeds)] }
+            if CommandLine.arguments.contains("--reporting") { sets = [("reporting", reportingSeeds)] }
             let sizes = CommandLine.arguments.contains("--quick") ? [(1280, 720)] : [(1280, 720), (1920, 1080)]
             for (width, height) in sizes {
                 if !CommandLine.arguments.contains("--after-only") {
