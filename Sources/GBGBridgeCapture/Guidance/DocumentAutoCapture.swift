@@ -93,8 +93,8 @@ public struct DocumentAutoCapture: Sendable {
         return signals
     }
 
-    /// The one thing to change first: light, then what covers or cuts off the zone, then where the document
-    /// is, then motion, then focus.
+    /// The one thing to change first: light and glare, then what covers the zone, then a blurred document
+    /// (hold still when it moves), then where the document is, then motion, then the zone's focus.
     static func hint(
         _ signals: AutoCaptureSignals, measurement: GuidanceMeasurement, thresholds: GuidanceThresholds,
         edges: DocumentPresence.Edges
@@ -103,12 +103,14 @@ public struct DocumentAutoCapture: Sendable {
         if !signals.noGlare { return .glare }
         let inGuide = signals.documentInGuide || signals.mrzFound
         if !signals.zoneUncovered, inGuide || edges.top != nil { return .zoneCovered }
+        // A blurred picture hides the card's edges too: blur comes before where the document is.
+        if !signals.sharp { return signals.steady ? .blurred : .holdStill }
         if !inGuide {
             return edges.top != nil && edges.bottom == nil && (edges.left != nil || edges.right != nil)
                 ? .zoneOutside : .moveCloser
         }
         if !signals.steady { return .holdStill }
-        if !signals.sharp || !signals.zoneSharp { return .blurred }
+        if !signals.zoneSharp { return .blurred }
         return nil
     }
 
