@@ -76,13 +76,16 @@ let reportingSeeds: [UInt64] = Array(1001...1040)
 /// The hand-held table: per kind of motion and seed set, how many sequences were taken within 2.5 s (and at
 /// all within 6 s), the median time to the photo, and the hints shown; then the CPU time of an analysed
 /// frame (median and p95) over every sequence.
-func benchmarkHandHeld(width: Int, height: Int, sets: [(String, [UInt64])], before: Bool = false) {
+func benchmarkHandHeld(
+    width: Int, height: Int, sets: [(String, [UInt64])], before: Bool = false,
+    motions: [HandHeldScene.Motion] = HandHeldScene.Motion.allCases
+) {
     print(
         "hand-held auto-capture \(before ? "BEFORE (changed pixels, fixed glare level, no zone checks)" : "now") "
             + "\(width)x\(height), 6 s a sequence, 30 fps, 8 analyses a second")
     var cpu: [Double] = []
     for (setName, seeds) in sets {
-        for motion in HandHeldScene.Motion.allCases {
+        for motion in motions {
             var times: [Double] = []
             var within = 0
             var hints: [GuidanceHint: Int] = [:]

@@ -468,11 +468,17 @@ Task { @MainActor in
             if CommandLine.arguments.contains("--tuning") { sets = [("tuning", tuningSeeds)] }
             if CommandLine.arguments.contains("--reporting") { sets = [("reporting", reportingSeeds)] }
             let sizes = CommandLine.arguments.contains("--quick") ? [(1280, 720)] : [(1280, 720), (1920, 1080)]
+            var motions = HandHeldScene.Motion.allCases
+            if let index = CommandLine.arguments.firstIndex(of: "--motions"), index + 1 < CommandLine.arguments.count {
+                motions = CommandLine.arguments[index + 1].split(separator: ",").compactMap {
+                    HandHeldScene.Motion(rawValue: String($0))
+                }
+            }
             for (width, height) in sizes {
                 if !CommandLine.arguments.contains("--after-only") {
-                    benchmarkHandHeld(width: width, height: height, sets: sets, before: true)
+                    benchmarkHandHeld(width: width, height: height, sets: sets, before: true, motions: motions)
                 }
-                benchmarkHandHeld(width: width, height: height, sets: sets)
+                benchmarkHandHeld(width: width, height: height, sets: sets, motions: motions)
             }
             g_main_loop_quit(loop)
             return
