@@ -454,6 +454,36 @@ Task { @MainActor in
     do {
         let recipient = Curve25519.KeyAgreement.PrivateKey().publicKey
         print("gbgbridge-capture-bench (synthetic source; CPU ms per frame on this machine)")
+        if let index = CommandLine.arguments.firstIndex(of: "--diagnose"), index + 2 < CommandLine.arguments.count,
+            let motion = HandHeldScene.Motion(rawValue: CommandLine.arguments[index + 1]),
+            let seed = UInt64(CommandLine.arguments[index + 2])
+        {
+            let width = index + 3 < CommandLine.arguments.count ? Int(CommandLine.arguments[index + 3]) ?? 1280 : 1280
+            diagnoseHandHeld(
+                HandHeldScene(width: width, height: width * 9 / 16, motion: motion, seed: seed), seconds: 3)
+            g_main_loop_quit(loop)
+            return
+        }
+        if CommandLine.arguments.contains("--hand-held") {
+            var sets = [("tuning", tuningSeeds), ("reporting", reportingSeeds)]
+            if CommandLine.arguments.contains("--tuning") { sets = [("tuning", tuningSeeds)] }
+            if CommandLine.arguments.contains("--reporting") { sets = [("reporting", reportingSeeds)] }
+            let sizes = CommandLine.arguments.contains("--quick") ? [(1280, 720)] : [(1280, 720), (1920, 1080)]
+            var motions = HandHeldScene.Motion.allCases
+            if let index = CommandLine.arguments.firstIndex(of: "--motions"), index + 1 < CommandLine.arguments.count {
+                motions = CommandLine.arguments[index + 1].split(separator: ",").compactMap {
+                    HandHeldScene.Motion(rawValue: String($0))
+                }
+            }
+            for (width, height) in sizes {
+                if !CommandLine.arguments.contains("--after-only") {
+                    benchmarkHandHeld(width: width, height: height, sets: sets, before: true, motions: motions)
+                }
+                benchmarkHandHeld(width: width, height: height, sets: sets, motions: motions)
+            }
+            g_main_loop_quit(loop)
+            return
+        }
         if !CommandLine.arguments.contains("--capture-to-response") {
             try await benchmarkPreviewAndWindow()
         }

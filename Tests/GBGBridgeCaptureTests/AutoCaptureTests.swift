@@ -280,30 +280,50 @@ struct AutoCaptureTrackerTests {
             fractions.append(fraction)
         }
         #expect(fractions == fractions.sorted() && fractions.last! < 1 && fractions.first! > 0)
-        #expect(tracker.progress(at: Self.at(4)) == 0.5)
+        #expect(tracker.progress == fractions.last)
         #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(8)) == .fire)
         #expect(tracker.state == .fired)
         #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(9)) == .unchanged, "fires once")
         #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(10)) == .unchanged)
     }
 
-    @Test func aFrameThatIsNotReadyStartsAgainQuietly() {
+    @Test func oneFrameThatIsNotReadyPausesTheCountWithoutRestartingIt() {
         var tracker = AutoCaptureTracker()
         _ = tracker.update(with: Self.ready, timestampNanoseconds: Self.at(0))
-        for analysis in 1..<7 { _ = tracker.update(with: Self.ready, timestampNanoseconds: Self.at(analysis)) }
-        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(7)) == .lost)
+        for analysis in 1..<6 { _ = tracker.update(with: Self.ready, timestampNanoseconds: Self.at(analysis)) }
+        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(6)) == .unchanged)
+        #expect(tracker.progress == 5.0 / 8, "the frame that was not ready adds nothing")
+        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(7)) == .progressed(6.0 / 8))
         #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(8)) == .unchanged)
+        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(9)) == .unchanged)
+        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(10)) == .progressed(7.0 / 8))
         #expect(
-            tracker.update(with: Self.ready, timestampNanoseconds: Self.at(9)) == .started(announce: false),
+            tracker.update(with: Self.moving, timestampNanoseconds: Self.at(11)) == .unchanged,
+            "a frame that is not ready never fires")
+        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(12)) == .fire)
+    }
+
+    @Test func framesNotReadyInARowStartAgainQuietly() {
+        var tracker = AutoCaptureTracker()
+        for analysis in 0..<7 { _ = tracker.update(with: Self.ready, timestampNanoseconds: Self.at(analysis)) }
+        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(7)) == .unchanged)
+        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(8)) == .unchanged)
+        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(9)) == .lost)
+        #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(10)) == .unchanged)
+        #expect(
+            tracker.update(with: Self.ready, timestampNanoseconds: Self.at(11)) == .started(announce: false),
             "announced at most every 5 s")
-        for analysis in 10..<17 {
+        for analysis in 12..<19 {
             #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(analysis)) != .fire)
         }
-        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(17)) == .fire, "a full second again")
+        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(19)) == .fire, "a full second again")
+        var strict = AutoCaptureTracker(allowedMisses: 0)
+        _ = strict.update(with: Self.ready, timestampNanoseconds: Self.at(0))
+        #expect(strict.update(with: Self.moving, timestampNanoseconds: Self.at(1)) == .lost)
     }
 
     @Test func theAnnouncementComesBackAfterItsInterval() {
-        var tracker = AutoCaptureTracker()
+        var tracker = AutoCaptureTracker(allowedMisses: 0)
         #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(0)) == .started(announce: true))
         #expect(tracker.update(with: Self.moving, timestampNanoseconds: Self.at(1)) == .lost)
         #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(39)) == .started(announce: false))
@@ -332,8 +352,11 @@ struct AutoCaptureTrackerTests {
         var tracker = AutoCaptureTracker(holdTime: .milliseconds(500))
         _ = tracker.update(with: Self.ready, timestampNanoseconds: Self.at(10))
         #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(2)) == .progressed(0))
-        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(5)) == .progressed(0.75))
-        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(6)) == .fire)
+        #expect(
+            tracker.update(with: Self.ready, timestampNanoseconds: Self.at(5)) == .progressed(0.5),
+            "one analysis adds at most 250 ms")
+        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(6)) == .progressed(0.75))
+        #expect(tracker.update(with: Self.ready, timestampNanoseconds: Self.at(7)) == .fire)
     }
 }
 

@@ -29,12 +29,12 @@ struct AutoCaptureWindowTests {
 
     private func coordinator(
         card: SyntheticFrameSource.CardPlacement = .inGuide, documentAutoCapture: Bool = true,
-        autoCaptureAfter: Duration? = nil
+        autoCaptureAfter: Duration? = nil, handHeld: HandHeldScene? = nil
     ) async -> CaptureCoordinator {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try? DemoKeys.publicKey(), autoCaptureAfter: autoCaptureAfter,
             selfieCountdown: 0, documentAutoCapture: documentAutoCapture,
-            sources: { [SyntheticFrameSource(width: 640, height: 360, card: card)] })
+            sources: { [SyntheticFrameSource(width: 640, height: 360, card: card, handHeld: handHeld)] })
         await coordinator.install()
         return coordinator
     }
@@ -102,6 +102,42 @@ struct AutoCaptureWindowTests {
         let message = try await response("auto-steady")
         #expect(message.payload.status == .success)
         #expect(message.payload.data?["imageWidth"]?.numberValue == 640)
+    }
+
+    @Test(arguments: [HandHeldScene.Motion.tremor3, .drift])
+    func aPageInATremblingHandIsTakenByItself(motion: HandHeldScene.Motion) async throws {
+        let scene = HandHeldScene(width: 960, height: 540, motion: motion, seed: 5101, seconds: 20)
+        let coordinator = await coordinator(handHeld: scene)
+        let id = "hand-\(motion)"
+        let window = try await open(coordinator, id: id)
+        #expect(await GTKTestEnvironment.pump(timeout: .seconds(20)) { window.phase == .reviewing }, "\(motion)")
+        #expect(window.announcements.contains { $0.hasPrefix("Photo taken automatically") })
+        // The camera's own frame numbers say when, at 30 frames a second (for the log; not asserted).
+        let taken = window.chosenFrameSequence.map { Double($0) / 30 }
+        Swift.print("hand-held \(motion) in the window: taken at frame time \(taken.map { "\($0) s" } ?? "?")")
+        #expect(window.handleKey(guint(GDK_KEY_Return)), "Return on the focused Use photo")
+        #expect(try await response(id).payload.status == .success)
+    }
+
+    @Test(arguments: [
+        (HandHeldScene.Motion.thumb, GuidanceHint.zoneCovered), (.defocus, .blurred), (.glare, .glare),
+    ])
+    func aCoveredBlurredOrGlaringZoneIsNotTakenAndTheHintSaysWhy(
+        motion: HandHeldScene.Motion, hint: GuidanceHint
+    ) async throws {
+        let scene = HandHeldScene(width: 960, height: 540, motion: motion, seed: 5102, seconds: 20)
+        let coordinator = await coordinator(handHeld: scene)
+        let id = "hand-\(motion)"
+        let window = try await open(coordinator, id: id)
+        let message = hint.message(for: .document)
+        #expect(await GTKTestEnvironment.pump(timeout: .seconds(10)) { window.hint == message }, "\(motion)")
+        #expect(text(window.hintLabel) == message)
+        #expect(window.announcements.contains(message), "spoken to screen readers")
+        await GTKTestEnvironment.pump(for: .seconds(3))
+        #expect(window.phase == .live, "\(motion): still live")
+        #expect(!window.announcements.contains { $0.hasPrefix("Photo taken") })
+        #expect(window.handleKey(guint(GDK_KEY_Escape)))
+        #expect(try await response(id).payload.status == .cancelled)
     }
 
     @Test func withTheSettingOffNothingIsTakenByItself() async throws {

@@ -90,6 +90,34 @@ struct CaptureWindowScreenshotTests {
         #expect(page.responses(to: "unplug").first?.payload.error?.code == "CAMERA_DISCONNECTED")
     }
 
+    @Test func documentWindowTellingTheHandWhatToChange() async throws {
+        try #require(GTKTestEnvironment.ready)
+        let host = BridgeHost(hostVersion: "1.0.0-test")
+        let page = RecordingPage()
+        host.attach(transport: page)
+        let scene = HandHeldScene(width: 1280, height: 720, motion: .thumb, seed: 5201, seconds: 30)
+        let coordinator = CaptureCoordinator(
+            host: host, selfieRecipientKey: try DemoKeys.publicKey(),
+            sources: { [SyntheticFrameSource(name: "Integrated Camera (/dev/video0)", handHeld: scene)] })
+        await coordinator.install()
+        host.receive(text: requestJSON("camera.document.capture", id: "hint", data: ["documentType": "passport"]))
+        try #require(await GTKTestEnvironment.pump { coordinator.windows[.document]?.phase == .live })
+        let window = try #require(coordinator.windows[.document])
+        let covered = GuidanceHint.zoneCovered.message(for: .document)
+        #expect(await GTKTestEnvironment.pump(timeout: .seconds(10)) { window.hint == covered })
+        await GTKTestEnvironment.pump(for: .milliseconds(300))
+        let shot = try render(window.window)
+        defer { g_object_unref(UnsafeMutableRawPointer(shot)) }
+        #expect(distinctColours(in: shot).count > 50)
+        if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
+            let png = try #require(try? ImageEncoder.save(shot, as: .png(compression: 6)).get())
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("capture-window-hint.png"))
+        }
+        #expect(window.phase == .live, "a covered zone is not taken")
+        #expect(window.handleKey(guint(GDK_KEY_Escape)))
+        #expect(await GTKTestEnvironment.pump { !page.responses(to: "hint").isEmpty })
+    }
+
     /// Paints the window's widgets into an image. Reading the screen instead would pick up
     /// whatever covers the window: other suites open windows on the same display meanwhile.
     /// The distinct colours of every seventh pixel of every seventh row.

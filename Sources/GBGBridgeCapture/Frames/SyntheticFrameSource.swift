@@ -49,19 +49,24 @@ public struct SyntheticFrameSource: FrameSource {
     public let scene: Scene
     /// Where the card is.
     public let card: CardPlacement
+    /// When set, the source plays this hand-held data page instead of the test scene (`scene` and `card` are
+    /// ignored): a camera that moves like a hand (``HandHeldScene``), frame by frame from the first.
+    public let handHeld: HandHeldScene?
 
     /// The frame size, e.g. `1280 × 720`.
     public var modeDescription: String? { "\(width) × \(height)" }
 
-    /// Creates a source of `width`x`height` frames; `openError`, when set, is thrown by ``frames()``.
+    /// Creates a source of `width`x`height` frames (the hand-held page's size when `handHeld` is set);
+    /// `openError`, when set, is thrown by ``frames()``.
     public init(
         name: String = "Synthetic camera", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,
         failAfterFrames: Int? = nil, openError: FrameSourceError? = nil, scene: Scene = .good,
-        card: CardPlacement = .inGuide
+        card: CardPlacement = .inGuide, handHeld: HandHeldScene? = nil
     ) {
+        self.handHeld = handHeld
         self.name = name
-        self.width = width
-        self.height = height
+        self.width = handHeld?.width ?? width
+        self.height = handHeld?.height ?? height
         self.framesPerSecond = max(1, framesPerSecond)
         self.failAfterFrames = failAfterFrames
         self.openError = openError
@@ -73,7 +78,12 @@ public struct SyntheticFrameSource: FrameSource {
         if let openError { throw openError }
         let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
-        let painter = SyntheticScene(width: width, height: height, scene: scene, card: card)
+        let handHeld = self.handHeld
+        // The test scene is painted once up front; a hand-held page brings its own.
+        let painter =
+            handHeld == nil
+            ? SyntheticScene(width: width, height: height, scene: scene, card: card)
+            : SyntheticScene(width: 8, height: 8)
         let interval = Duration.nanoseconds(1_000_000_000 / framesPerSecond)
         let failAfter = failAfterFrames
         let deviceName = name
@@ -86,7 +96,10 @@ public struct SyntheticFrameSource: FrameSource {
                     continuation.finish(throwing: FrameSourceError.disconnected("\(deviceName) was disconnected."))
                     return
                 }
-                continuation.yield(painter.frame(sequence: sequence, timestampNanoseconds: monotonicNanoseconds()))
+                let now = monotonicNanoseconds()
+                continuation.yield(
+                    handHeld?.frame(number: Int(sequence), timestampNanoseconds: now)
+                        ?? painter.frame(sequence: sequence, timestampNanoseconds: now))
                 sequence += 1
                 // Keep the rate steady: sleep until the next tick, never trying to catch up on missed ones.
                 nextFrame = max(nextFrame + interval, clock.now)

@@ -4,7 +4,7 @@ public struct AutoCaptureSignals: Sendable, Equatable {
     public var documentInGuide: Bool
     /// A machine-readable zone was read in the picture; counts as the document being in the guide.
     public var mrzFound: Bool
-    /// The guide's picture held still since the previous analysis (``FrameSteadiness``).
+    /// The document held still enough: a tremor and a slow drift at most (``DocumentMotion``).
     public var steady: Bool
     /// The guide's picture is in focus (enough contrast, sharpness at least the guidance threshold).
     public var sharp: Bool
@@ -12,10 +12,18 @@ public struct AutoCaptureSignals: Sendable, Equatable {
     public var noGlare: Bool
     /// Neither too dark nor too bright (the guidance exposure thresholds).
     public var exposureOK: Bool
+    /// The band along the document's bottom, where the machine-readable zone is, is in focus
+    /// (``ZoneInspection``).
+    public var zoneSharp: Bool
+    /// Nothing held from outside the document covers that band.
+    public var zoneUncovered: Bool
+    /// What the person should change, most important first; nil when nothing (set by ``DocumentAutoCapture``).
+    public var hint: GuidanceHint?
 
     /// Creates the signals of one frame.
     public init(
-        documentInGuide: Bool, mrzFound: Bool = false, steady: Bool, sharp: Bool, noGlare: Bool, exposureOK: Bool
+        documentInGuide: Bool, mrzFound: Bool = false, steady: Bool, sharp: Bool, noGlare: Bool, exposureOK: Bool,
+        zoneSharp: Bool = true, zoneUncovered: Bool = true, hint: GuidanceHint? = nil
     ) {
         self.documentInGuide = documentInGuide
         self.mrzFound = mrzFound
@@ -23,6 +31,9 @@ public struct AutoCaptureSignals: Sendable, Equatable {
         self.sharp = sharp
         self.noGlare = noGlare
         self.exposureOK = exposureOK
+        self.zoneSharp = zoneSharp
+        self.zoneUncovered = zoneUncovered
+        self.hint = hint
     }
 
     /// The picture-quality signals of `measurement` under `thresholds`: sharp, no glare and exposure as
@@ -44,13 +55,17 @@ public struct AutoCaptureSignals: Sendable, Equatable {
             noGlare: measurement.glareShare <= thresholds.glareShare, exposureOK: !dark && !bright)
     }
 
-    /// Whether this frame is good to take: a document in the guide (by its edges or its MRZ), steady, sharp,
-    /// no glare and well exposed.
-    public var isReady: Bool { (documentInGuide || mrzFound) && steady && sharp && noGlare && exposureOK }
+    /// Whether this frame is good to take: a document in the guide (by its edges or its MRZ), steady, sharp
+    /// (the document and its zone), the zone uncovered, no glare and well exposed.
+    public var isReady: Bool {
+        (documentInGuide || mrzFound) && steady && sharp && zoneSharp && zoneUncovered && noGlare && exposureOK
+    }
 }
 
-/// Readiness over time: the photo is taken once every analysed frame has been ready for ``holdTime``
-/// (by the frames' own timestamps). One frame that is not ready starts the count again.
+/// Readiness over time: the photo is taken once analysed frames have been ready for ``holdTime`` in all (by
+/// the frames' own timestamps), and only on a frame that is ready itself. A hand is never perfectly steady, so
+/// a frame that is not ready pauses the count instead of restarting it; only ``allowedMisses`` + 1 such
+/// frames in a row start it again.
 ///
 /// ```swift
 /// var tracker = AutoCaptureTracker()
@@ -72,13 +87,18 @@ public struct AutoCaptureTracker: Sendable, Equatable {
     public static let defaultHoldTime = Duration.seconds(1)
     /// The shortest time between two "hold still" announcements.
     public static let defaultAnnouncementInterval = Duration.seconds(5)
+    /// Frames not ready in a row that pause the count without restarting it.
+    public static let defaultAllowedMisses = 2
+    /// Most time one analysed frame adds to the count (a stalled stream does not fill the cue at once).
+    static let longestStepNanoseconds: UInt64 = 250_000_000
 
     /// Where the tracker is.
     public enum State: Sendable, Equatable {
         /// Waiting for a ready frame.
         case waiting
-        /// Ready since the frame stamped `sinceNanoseconds`.
-        case holding(sinceNanoseconds: UInt64)
+        /// Counting: `heldNanoseconds` of readiness so far, the last analysed frame at `lastNanoseconds`, and
+        /// `misses` frames not ready in a row since the last ready one.
+        case holding(heldNanoseconds: UInt64, lastNanoseconds: UInt64, misses: Int)
         /// The photo was asked for; nothing more until ``reset(waitForChange:)``.
         case fired
         /// Waiting for a frame that is not ready before counting again.
@@ -91,7 +111,7 @@ public struct AutoCaptureTracker: Sendable, Equatable {
         case unchanged
         /// Readiness began: show the cue, empty; announce "hold still" when `announce` is true.
         case started(announce: Bool)
-        /// Still ready: the cue shows `fraction` (0...1) of the hold time.
+        /// Still counting: the cue shows `fraction` (0...1) of the hold time.
         case progressed(Double)
         /// Readiness was lost before the hold time: take the cue away, without announcing anything.
         case lost
@@ -103,23 +123,29 @@ public struct AutoCaptureTracker: Sendable, Equatable {
     public let holdTime: Duration
     /// The shortest time between two "hold still" announcements.
     public let announcementInterval: Duration
+    /// Frames not ready in a row that only pause the count.
+    public let allowedMisses: Int
     /// Where the tracker is.
     public private(set) var state: State = .waiting
     private var lastAnnouncement: UInt64?
 
-    /// A tracker taking the photo after `holdTime` of readiness (at least one analysis).
-    public init(holdTime: Duration = defaultHoldTime, announcementInterval: Duration = defaultAnnouncementInterval) {
+    /// A tracker taking the photo after `holdTime` of readiness (at least one analysis), tolerating
+    /// `allowedMisses` frames in a row that are not ready.
+    public init(
+        holdTime: Duration = defaultHoldTime, announcementInterval: Duration = defaultAnnouncementInterval,
+        allowedMisses: Int = defaultAllowedMisses
+    ) {
         self.holdTime = max(.zero, holdTime)
         self.announcementInterval = max(.zero, announcementInterval)
+        self.allowedMisses = max(0, allowedMisses)
     }
 
-    /// How much of the hold time has passed at `timestampNanoseconds` (0 when not holding, 1 once fired).
-    public func progress(at timestampNanoseconds: UInt64) -> Double {
+    /// How much of the hold time has been counted (0 when not holding, 1 once fired).
+    public var progress: Double {
         switch state {
-        case .holding(let since):
+        case .holding(let held, _, _):
             let hold = Self.nanoseconds(holdTime)
-            guard hold > 0, timestampNanoseconds > since else { return hold > 0 ? 0 : 1 }
-            return min(1, Double(timestampNanoseconds - since) / Double(hold))
+            return hold > 0 ? min(1, Double(held) / Double(hold)) : 1
         case .fired: return 1
         case .waiting, .waitingForChange: return 0
         }
@@ -128,6 +154,7 @@ public struct AutoCaptureTracker: Sendable, Equatable {
     /// Takes the signals of the frame stamped `timestampNanoseconds` (monotonic).
     public mutating func update(with signals: AutoCaptureSignals, timestampNanoseconds now: UInt64) -> Update {
         let ready = signals.isReady
+        let hold = Self.nanoseconds(holdTime)
         switch state {
         case .fired:
             return .unchanged
@@ -136,30 +163,33 @@ public struct AutoCaptureTracker: Sendable, Equatable {
             return .unchanged
         case .waiting:
             guard ready else { return .unchanged }
-            state = .holding(sinceNanoseconds: now)
-            if Self.nanoseconds(holdTime) == 0 {
+            if hold == 0 {
                 state = .fired
                 return .fire
             }
+            state = .holding(heldNanoseconds: 0, lastNanoseconds: now, misses: 0)
             let interval = Self.nanoseconds(announcementInterval)
             let announce = lastAnnouncement.map { now < $0 || now - $0 >= interval } ?? true
             if announce { lastAnnouncement = now }
             return .started(announce: announce)
-        case .holding(let since):
+        case .holding(let held, let last, let misses):
             guard ready else {
-                state = .waiting
-                return .lost
+                if misses >= allowedMisses {
+                    state = .waiting
+                    return .lost
+                }
+                state = .holding(heldNanoseconds: held, lastNanoseconds: now, misses: misses + 1)
+                return .unchanged
             }
-            guard now >= since else {
-                // The clock went back (another stream): count from here.
-                state = .holding(sinceNanoseconds: now)
-                return .progressed(0)
-            }
-            if now - since >= Self.nanoseconds(holdTime) {
+            // A clock that went back (another stream) adds nothing.
+            let step = now >= last ? min(now - last, Self.longestStepNanoseconds) : 0
+            let total = held + step
+            if total >= hold {
                 state = .fired
                 return .fire
             }
-            return .progressed(progress(at: now))
+            state = .holding(heldNanoseconds: total, lastNanoseconds: now, misses: 0)
+            return .progressed(progress)
         }
     }
 

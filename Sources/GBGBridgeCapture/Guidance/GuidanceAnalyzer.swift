@@ -113,7 +113,12 @@ public struct GuidanceAnalyzer: Sendable {
         for index in histogram.indices { histogram[index] = 0 }
         var sum = 0
         var guidePixels = 0
-        var guideClipped = 0
+        // Bright pixels inside the guide, by level from `highBase`, and those of them on a flat plateau (all four
+        // neighbours the same): clipped white sits on one flat level, at whatever ceiling the camera path has.
+        let plateauLevel = min(thresholds.plateauLevel, saturated)
+        let highBase = plateauLevel - 1
+        var guideHigh = [Int](repeating: 0, count: 256 - highBase)
+        var plateau = [Int](repeating: 0, count: 256 - highBase)
         var guideSum = 0
         var guideSquares = 0
         var laplacianCount = 0
@@ -137,7 +142,14 @@ public struct GuidanceAnalyzer: Sendable {
                             guidePixels += 1
                             guideSum += value
                             guideSquares += value * value
-                            if value >= saturated { guideClipped += 1 }
+                            guard value >= highBase else { continue }
+                            guideHigh[value - highBase] += 1
+                            if value >= plateauLevel, x > 0, x < width - 1, y > 0, y < height - 1,
+                                Int(pixels[row + x - 1]) == value, Int(pixels[row + x + 1]) == value,
+                                Int(pixels[row - width + x]) == value, Int(pixels[row + width + x]) == value
+                            {
+                                plateau[value - highBase] += 1
+                            }
                         }
                         let first = max(start, 1)
                         let last = min(end, width - 1)
@@ -155,9 +167,18 @@ public struct GuidanceAnalyzer: Sendable {
                 }
             }
         }
+        // The camera's own ceiling: the most common plateau level, when enough of the guide sits on it.
+        var glareLevel = saturated
+        if let top = plateau.indices.max(by: { plateau[$0] < plateau[$1] }),
+            Double(plateau[top]) >= Double(max(1, guidePixels)) * thresholds.plateauShare
+        {
+            glareLevel = min(saturated, highBase + top)
+        }
+        var guideClipped = 0
+        for level in max(glareLevel, highBase)..<256 { guideClipped += guideHigh[level - highBase] }
         let total = width * height
         var clipped = 0
-        for value in saturated..<256 { clipped += histogram[value] }
+        for value in glareLevel..<256 { clipped += histogram[value] }
         let guideMean = guidePixels > 0 ? Double(guideSum) / Double(guidePixels) : 0
         let guideVariance =
             guidePixels > 0 ? max(0, Double(guideSquares) / Double(guidePixels) - guideMean * guideMean) : 0
@@ -173,7 +194,7 @@ public struct GuidanceAnalyzer: Sendable {
             clippedShare: total > 0 ? Double(clipped) / Double(total) : 0,
             glareShare: guidePixels > 0 ? Double(guideClipped) / Double(guidePixels) : 0,
             sharpness: guideVariance > 0 ? laplacianVariance / guideVariance : 0,
-            guideContrast: guideVariance.squareRoot())
+            guideContrast: guideVariance.squareRoot(), glareLevel: glareLevel)
     }
 
     /// The luminance below which `fraction` of the `total` pixels lie.

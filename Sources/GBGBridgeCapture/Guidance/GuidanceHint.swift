@@ -9,6 +9,14 @@ public enum GuidanceHint: Sendable, Hashable, CaseIterable {
     case tooBright
     /// A reflection burns out part of the guide area.
     case glare
+    /// Something held from outside the document covers part of its machine-readable lines (documents).
+    case zoneCovered
+    /// The document runs off the bottom of the picture, with its machine-readable lines (documents).
+    case zoneOutside
+    /// The document is too small in the picture, or not in the guide (documents).
+    case moveCloser
+    /// The document moves too much to be photographed sharply (documents).
+    case holdStill
     /// The picture inside the guide is out of focus or shaken.
     case blurred
 
@@ -18,6 +26,10 @@ public enum GuidanceHint: Sendable, Hashable, CaseIterable {
         case .tooDark: return tr("Too dark: move to a brighter place.")
         case .tooBright: return tr("Too bright: move away from direct light.")
         case .glare: return tr("Glare: move so that no light shines straight into the camera.")
+        case .zoneCovered: return tr("Something covers the lines at the bottom: move your fingers off them.")
+        case .zoneOutside: return tr("The bottom lines are outside the frame: move the document up.")
+        case .moveCloser: return tr("Move the document closer so that it fills the frame.")
+        case .holdStill: return tr("Hold still: the document is moving.")
         case .blurred: return tr("Blurred: hold still so the picture is sharp.")
         }
     }

@@ -8,8 +8,11 @@ public struct GuidanceMeasurement: Sendable, Equatable {
     public var highlightLuminance: Int
     /// Share of the whole picture that is clipped (at or above the thresholds' `saturated`).
     public var clippedShare: Double
-    /// Share of the guide area that is clipped.
+    /// Share of the guide area that is clipped (at or above ``glareLevel``).
     public var glareShare: Double
+    /// The luminance from which a pixel counted as clipped: the thresholds' `saturated`, or lower when the
+    /// camera's white tops out below it (a flat plateau at, say, 247 through a YUY2 path).
+    public var glareLevel: Int
     /// Variance of the Laplacian over the variance of luminance, inside the guide. Both are taken on the
     /// fixed-width copy, so the value does not depend on the camera's resolution, and the ratio does not
     /// depend on the scene's contrast. Sharp pictures give about 0.1 and more, defocused ones a few thousandths.
@@ -20,8 +23,9 @@ public struct GuidanceMeasurement: Sendable, Equatable {
     /// Creates a measurement (the analyzer does this; tests may build their own).
     public init(
         meanLuminance: Double, medianLuminance: Int, highlightLuminance: Int, clippedShare: Double, glareShare: Double,
-        sharpness: Double, guideContrast: Double
+        sharpness: Double, guideContrast: Double, glareLevel: Int = 245
     ) {
+        self.glareLevel = glareLevel
         self.meanLuminance = meanLuminance
         self.medianLuminance = medianLuminance
         self.highlightLuminance = highlightLuminance

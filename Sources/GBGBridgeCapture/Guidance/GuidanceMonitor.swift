@@ -46,10 +46,20 @@ public struct GuidanceMonitor: Sendable {
     /// As ``process(_:)``, and also hands back the measurement when the frame was analysed (nil when the rate
     /// limit skipped it), for checks that build on it (``DocumentAutoCapture``).
     public mutating func analyze(_ frame: RGBFrame) -> (update: Update, measurement: GuidanceMeasurement?) {
-        guard limiter.shouldAnalyze(timestampNanoseconds: frame.timestampNanoseconds) else { return (.unchanged, nil) }
-        let measurement = analyzer.measure(frame)
-        let changed = tracker.update(with: measurement.hint(analyzer.thresholds))
-        return (changed ? .changed(tracker.current) : .unchanged, measurement)
+        guard let measurement = measure(frame) else { return (.unchanged, nil) }
+        return (report(measurement.hint(analyzer.thresholds)), measurement)
+    }
+
+    /// Measures `frame` when the rate limit allows (nil otherwise) without judging it: the caller decides the
+    /// hint from this and more (``DocumentAutoCapture``) and hands it to ``report(_:)``.
+    public mutating func measure(_ frame: RGBFrame) -> GuidanceMeasurement? {
+        guard limiter.shouldAnalyze(timestampNanoseconds: frame.timestampNanoseconds) else { return nil }
+        return analyzer.measure(frame)
+    }
+
+    /// Takes the hint one analysed frame calls for and says whether the hint to show changed.
+    public mutating func report(_ hint: GuidanceHint?) -> Update {
+        tracker.update(with: hint) ? .changed(tracker.current) : .unchanged
     }
 
     /// Starts over (another camera, or back to live after a review): the hint goes and counting restarts.

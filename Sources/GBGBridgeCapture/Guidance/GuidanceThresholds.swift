@@ -11,6 +11,11 @@ public struct GuidanceThresholds: Sendable, Equatable {
     public var brightClippedShare: Double
     /// A pixel at or above this luminance counts as clipped.
     public var saturated: Int
+    /// A flat plateau (a pixel and its four neighbours on one level) at or above this luminance is taken as
+    /// the camera's ceiling, and clipping is counted from there...
+    public var plateauLevel: Int
+    /// ...when at least this share of the guide sits on the plateau.
+    public var plateauShare: Double
     /// Glare when more than this share of the guide area is clipped.
     public var glareShare: Double
     /// Blurred when the sharpness (variance of the Laplacian over the variance of luminance, inside the guide)
@@ -23,8 +28,11 @@ public struct GuidanceThresholds: Sendable, Equatable {
     /// Creates thresholds; see the presets ``document`` and ``selfie``.
     public init(
         darkMean: Double, darkHighlight: Int, brightMedian: Int, brightClippedShare: Double, saturated: Int,
-        glareShare: Double, minimumSharpness: Double, minimumContrast: Double
+        glareShare: Double, minimumSharpness: Double, minimumContrast: Double, plateauLevel: Int = 240,
+        plateauShare: Double = 0.002
     ) {
+        self.plateauLevel = plateauLevel
+        self.plateauShare = plateauShare
         self.darkMean = darkMean
         self.darkHighlight = darkHighlight
         self.brightMedian = brightMedian

@@ -49,7 +49,8 @@ public final class CaptureWindow {
     /// prepared while the person checks it; `nil` when the photo is dropped (Retake).
     public var onPhotoTaken: (@MainActor (CapturedPhoto?) -> Void)?
     /// Live advice (too dark, blurred, ...) from a few preview frames a second.
-    private var guidance: GuidanceMonitor
+    /// Guidance hints and document auto-capture for the live preview.
+    private var guidance: CaptureGuidance
     /// Whether a document photo is taken by itself once the document has been ready (in the guide, steady,
     /// sharp, no glare, well exposed) for ``autoCaptureHold``. Only for documents, and never in unattended
     /// runs (`autoCaptureAfter`). Can be changed while the window is open.
@@ -59,7 +60,7 @@ public final class CaptureWindow {
     /// How long the document must stay ready before it is taken by itself (default 1 s).
     public var autoCaptureHold: Duration = AutoCaptureTracker.defaultHoldTime {
         didSet {
-            autoCapture = DocumentAutoCapture(tracker: AutoCaptureTracker(holdTime: autoCaptureHold))
+            guidance.autoCapture = DocumentAutoCapture(tracker: AutoCaptureTracker(holdTime: autoCaptureHold))
             autoCaptureSettingChanged()
         }
     }
@@ -73,14 +74,14 @@ public final class CaptureWindow {
     }
     /// When the live reader last said it had read the zone (and still agreed with itself).
     private var liveMRZReadAt: ContinuousClock.Instant?
-    /// The readiness checks and their timing for document auto-capture.
-    private var autoCapture = DocumentAutoCapture()
     /// How far the auto-capture cue has filled (0...1) while it runs; nil when it does not (for tests and
     /// diagnostics).
     public private(set) var autoCaptureProgress: Double?
 
     private var recentFrames: [RGBFrame] = []
     private var chosen: (frame: RGBFrame, earlier: [RGBFrame])?
+    /// The camera's sequence number of the photo under review, if any (tests read when it was taken).
+    var chosenFrameSequence: UInt64? { chosen?.frame.sequence }
     private let renderer: PreviewRenderer
     private var streamTask: Task<Void, Never>?
     private var autoCaptureTask: Task<Void, Never>?
@@ -137,7 +138,7 @@ public final class CaptureWindow {
         self.documentAutoCapture = documentAutoCapture
         self.onFinish = onFinish
         self.flow = CaptureFlow(kind: kind, countdownSeconds: selfieCountdown)
-        self.guidance = GuidanceMonitor(kind: kind)
+        self.guidance = CaptureGuidance(kind: kind)
         self.cameraNames = CameraNames.display(sources.map(\.name))
         self.renderer = PreviewRenderer(kind: kind)
         renderer.placeholder = tr("Starting the camera…")
@@ -431,14 +432,9 @@ public final class CaptureWindow {
         framesShown += 1
         gtk_widget_queue_draw(preview)
         if kind == .document, flow.phase == .live { liveMRZ?.offer(frame) }
-        let analysis = guidance.analyze(frame)
-        if case .changed(let advice) = analysis.update { showHint(advice?.message(for: kind)) }
-        if autoCaptures, flow.phase == .live, let measurement = analysis.measurement {
-            autoCaptureUpdated(
-                autoCapture.process(
-                    guidance.analyzer, measurement: measurement, timestampNanoseconds: frame.timestampNanoseconds,
-                    mrzFound: mrzFound))
-        }
+        let step = guidance.process(frame, mrzFound: mrzFound, autoCapture: autoCaptures && flow.phase == .live)
+        if step.hintChanged { showHint(guidance.hint?.message(for: kind)) }
+        autoCaptureUpdated(step.autoCapture)
     }
 
     private func connectLiveMRZ() {
@@ -499,7 +495,7 @@ public final class CaptureWindow {
 
     /// Auto-capture was switched on or off, or its timing changed: the count starts again.
     private func autoCaptureSettingChanged() {
-        autoCapture.reset()
+        guidance.resetAutoCapture()
         showAutoCaptureCue(nil)
         guard !isClosed else { return }
         if phase == .live { setStatus(readyText) }
@@ -517,7 +513,7 @@ public final class CaptureWindow {
     private func restartStream() {
         flow.restarting()
         countdownTask?.cancel()
-        autoCapture.reset()
+        guidance.resetAutoCapture()
         showAutoCaptureCue(nil)
         renderer.clear()
         renderer.stillBadge = nil
@@ -574,7 +570,7 @@ public final class CaptureWindow {
         liveMRZReadAt = nil
         mrzFound = false
         // The same picture is not taken again by itself: the document must change (move, leave) first.
-        autoCapture.reset(waitForChange: true)
+        guidance.resetAutoCapture(waitForChange: true)
         let effect = flow.retake()
         if effect == nil {
             renderer.stillBadge = nil
@@ -777,7 +773,7 @@ public final class CaptureWindow {
         if let devicePicker { gtk_widget_set_sensitive(devicePicker, flow.pickerEnabled ? 1 : 0) }
 
         if !flow.showsLivePreview, hint != nil {
-            guidance.reset()
+            guidance.resetHints()
             showHint(nil)
         }
         if phase != .live { showAutoCaptureCue(nil) }
