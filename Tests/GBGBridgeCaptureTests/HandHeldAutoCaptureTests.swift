@@ -1,5 +1,6 @@
 import GBGBridgeGTK
 import Testing
+import VideoFrame
 
 @testable import GBGBridgeCapture
 

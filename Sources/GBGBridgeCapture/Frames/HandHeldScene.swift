@@ -1,4 +1,4 @@
-import GBGBridgeGTK
+import VideoFrame
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import GBGBridgeGTK
+import VideoFrame
 
 /// The live preview's guidance and document auto-capture in one value, as the capture window runs them:
 /// each frame goes through the rate-limited analysis (``GuidanceMonitor``); an analysed document frame also

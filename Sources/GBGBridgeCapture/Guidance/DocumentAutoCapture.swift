@@ -1,4 +1,4 @@
-import GBGBridgeGTK
+import VideoFrame
 
 /// Document auto-capture for one preview: after each guidance analysis, reads the analyzer's luminance copy
 /// for the card's edges (``DocumentPresence``), the document's own motion (``DocumentMotion``) and the band of

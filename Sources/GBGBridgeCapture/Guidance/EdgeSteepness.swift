@@ -1,4 +1,4 @@
-import GBGBridgeGTK
+import VideoFrame
 
 /// How steep the edges of print are in a part of the camera's frame: a sharp edge goes from paper to ink in a
 /// pixel or two, a defocused or smeared one over many. Read at twice the resolution of the analysis copy

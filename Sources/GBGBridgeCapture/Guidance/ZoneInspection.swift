@@ -1,4 +1,4 @@
-import GBGBridgeGTK
+import VideoFrame
 
 /// Looks at the band along the bottom of the document, where a machine-readable zone is printed, on the
 /// analyzer's luminance copy: whether it is sharp, whether something held from outside covers part of it,
