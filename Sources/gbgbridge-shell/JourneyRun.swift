@@ -296,11 +296,13 @@ final class JourneyRun: BridgeHostDelegate {
         Task {
             if let path = settings.screenshotPath { await saveScreenshot(to: path) }
             report(outcome)
-            log?.close()
+            // The window first: closing it reports the requests still unanswered as abandoned,
+            // and those belong in the log.
             if let window, window.window != nil {
                 window.onClosed = nil
                 window.close()
             }
+            log?.close()
             gtk_main_quit()
         }
     }

@@ -69,7 +69,8 @@ struct ShellCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The camera for captures: a V4L2 device such as /dev/video0, pipewire or pipewire:NAME (a camera of the PipeWire daemon, by name or object path), auto (PipeWire's cameras when it offers any, else the V4L2 devices), none (captures unsupported) or test-pattern (a generated picture, no hardware).",
-            valueName: "device|pipewire[:name]|auto|none|test-pattern"))
+            valueName: "device|pipewire[:name]|auto|none|test-pattern"),
+        completion: .shellCommand("printf '%s\\n' auto pipewire none test-pattern; ls -1 /dev/video* 2>/dev/null"))
     var camera: String = "auto"
 
     @Option(

@@ -333,6 +333,22 @@ struct ShellJourneyTests {
         }
     }
 
+    @Test("a request still unanswered when the run's time limit ends it is logged as abandoned")
+    func requestOpenAtTheEndIsLogged() throws {
+        let logPath = file("pending-at-end.jsonl")
+        let run = try ShellRun.run(
+            [
+                ShellRun.fixture("journey-pending-at-end.html"), "--headless", "--camera", "test-pattern",
+                "--no-auto-capture", "--timeout", "6", "--message-log", logPath,
+            ], scratch: scratch)
+        #expect(run.status != 0, "the run ends by its time limit: \(run.stderr)")
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains("\"type\":\"request\"") && $0.contains("camera.document.capture") })
+        let abandoned = lines.filter { $0.contains("\"abandoned\":{") }
+        #expect(abandoned.count == 1, "\(lines)")
+        #expect(abandoned.first?.contains("\"action\":\"camera.document.capture\"") == true, "\(abandoned)")
+    }
+
     @Test("--camera test-pattern --auto-capture: the real capture window answers both captures by itself")
     func captureWindowAutoCapture() throws {
         let run = try ShellRun.run(

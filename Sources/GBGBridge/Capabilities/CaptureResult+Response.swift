@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension CaptureResult {
     /// The response status this result is sent with.
     public var responseStatus: BridgeResponseStatus {
@@ -13,7 +15,7 @@ extension CaptureResult {
         switch self {
         case .document(let document):
             var data: [String: JSONValue] = [
-                "imageBase64": .string(document.imageData.base64EncodedStringForBridge),
+                "imageBase64": .string(document.imageData.base64EncodedString()),
                 "imageWidth": .number(Double(document.width)),
                 "imageHeight": .number(Double(document.height)),
                 "mimeType": .string(document.mimeType),
@@ -22,12 +24,12 @@ extension CaptureResult {
             return data
         case .selfie(let selfie):
             return [
-                "imageBase64": .string(selfie.previewImageData.base64EncodedStringForBridge),
+                "imageBase64": .string(selfie.previewImageData.base64EncodedString()),
                 "imageWidth": .number(Double(selfie.width)),
                 "imageHeight": .number(Double(selfie.height)),
                 "mimeType": .string(selfie.mimeType),
-                "encryptedBlobBase64": .string(selfie.encryptedBlob.base64EncodedStringForBridge),
-                "unencryptedBlobBase64": .string(selfie.unencryptedBlob.base64EncodedStringForBridge),
+                "encryptedBlobBase64": .string(selfie.encryptedBlob.base64EncodedString()),
+                "unencryptedBlobBase64": .string(selfie.unencryptedBlob.base64EncodedString()),
             ]
         case .cancelled(let reason):
             return ["reason": .string(reason)]
