@@ -346,8 +346,9 @@ public struct HandHeldScene: Sendable {
         }
     }
 
-    /// A box blur of `radius` along rows (`horizontal`) or columns, over the given rows of an RGB picture.
-    private static func boxBlur(
+    /// A box blur of `radius` along rows (`horizontal`) or columns, over the given rows of an RGB picture
+    /// (running sums; edges repeat the border pixel). The synthetic camera's blur uses it too.
+    static func boxBlur(
         _ pixels: inout [UInt8], width: Int, rows: Range<Int>, radius: Int, horizontal: Bool
     ) {
         let count = horizontal ? width : rows.count

@@ -207,25 +207,8 @@ struct SyntheticScene: Sendable {
 
     /// A box blur of `radius` along rows, then columns (running sums; edges repeat the border pixel).
     static func boxBlur(_ pixels: inout [UInt8], width: Int, height: Int, radius: Int) {
-        var line = [Int](repeating: 0, count: max(width, height) * 3)
-        let span = 2 * radius + 1
-        func blur(count: Int, index: (Int) -> Int) {
-            for position in 0..<count {
-                for channel in 0..<3 { line[position * 3 + channel] = Int(pixels[index(position) + channel]) }
-            }
-            for channel in 0..<3 {
-                var sum = 0
-                for offset in -radius...radius { sum += line[min(max(offset, 0), count - 1) * 3 + channel] }
-                for position in 0..<count {
-                    pixels[index(position) + channel] = UInt8(sum / span)
-                    let leaving = min(max(position - radius, 0), count - 1)
-                    let entering = min(max(position + radius + 1, 0), count - 1)
-                    sum += line[entering * 3 + channel] - line[leaving * 3 + channel]
-                }
-            }
-        }
-        for y in 0..<height { blur(count: width) { (y * width + $0) * 3 } }
-        for x in 0..<width { blur(count: height) { ($0 * width + x) * 3 } }
+        HandHeldScene.boxBlur(&pixels, width: width, rows: 0..<height, radius: radius, horizontal: true)
+        HandHeldScene.boxBlur(&pixels, width: width, rows: 0..<height, radius: radius, horizontal: false)
     }
 
     /// A burnt-out white ellipse with a short halo, as a lamp reflected in a laminated card looks.
