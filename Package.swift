@@ -81,6 +81,7 @@ let package = Package(
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
                 "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

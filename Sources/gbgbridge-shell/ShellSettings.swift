@@ -290,9 +290,22 @@ struct ShellSettings {
         return (ResourceLocator.currentDirectory() ?? ".") + "/" + path
     }
 
-    private static func readFile(_ path: String, option: String) throws(ShellExit) -> Data {
+    /// The largest image file `--document-image` and `--selfie-image` take: a document photo from any camera is
+    /// far smaller, and the answer carries the file as base64 (a third larger).
+    static let maximumImageFileBytes = 40 * 1024 * 1024
+
+    private static func readFile(_ path: String, option: String, maximumBytes: Int) throws(ShellExit) -> Data {
         guard ResourceLocator.isFile(absolutePath(path)) else {
             throw .usage(tr("{option}: no such file: {path}", ["option": option, "path": ShownText.value(path)]))
+        }
+        if let size = ResourceLocator.fileSize(absolutePath(path)), size > maximumBytes {
+            throw .usage(
+                tr(
+                    "{option}: {path} is too large ({size} bytes; at most {limit})",
+                    [
+                        "option": option, "path": ShownText.value(path), "size": String(size),
+                        "limit": String(maximumBytes),
+                    ]))
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: absolutePath(path)))
@@ -305,7 +318,7 @@ struct ShellSettings {
     }
 
     private static func imageAnswer(path: String, option: String) throws(ShellExit) -> CaptureAnswer {
-        let data = try readFile(path, option: option)
+        let data = try readFile(path, option: option, maximumBytes: maximumImageFileBytes)
         do {
             _ = try CaptureResultBuilder.document(fromImageFile: data)
         } catch {
@@ -318,7 +331,8 @@ struct ShellSettings {
     }
 
     private static func recipientKey(path: String) throws(ShellExit) -> Curve25519.KeyAgreement.PublicKey {
-        let data = try readFile(path, option: "--selfie-recipient-key")
+        let data = try readFile(
+            path, option: "--selfie-recipient-key", maximumBytes: SelfieRecipientKey.maximumPEMLength)
         do {
             return try SelfieRecipientKey.publicKey(pem: String(decoding: data, as: UTF8.self))
         } catch {

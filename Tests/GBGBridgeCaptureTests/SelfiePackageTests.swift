@@ -70,5 +70,20 @@ struct SelfiePackageTests {
         #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: "not a key") }
         let p256 = P256.KeyAgreement.PrivateKey().publicKey.pemRepresentation
         #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: p256) }
+        // An Ed25519 key has the same size and layout, under another algorithm.
+        let ed25519 = Curve25519.Signing.PrivateKey().publicKey.rawRepresentation
+        let signingPEM =
+            "-----BEGIN PUBLIC KEY-----\n"
+            + (Data([0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00]) + ed25519)
+            .base64EncodedString() + "\n-----END PUBLIC KEY-----\n"
+        #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: signingPEM) }
+    }
+
+    @Test func keyTextAroundTheBlockIsIgnoredAndSizeIsBounded() throws {
+        let key = try DemoKeys.publicKey()
+        let commented = "X25519 recipient key for the selfie seal\n" + SelfieRecipientKey.pem(for: key) + "end\n"
+        #expect(try SelfieRecipientKey.publicKey(pem: commented).rawRepresentation == key.rawRepresentation)
+        let padded = String(repeating: "#", count: SelfieRecipientKey.maximumPEMLength) + SelfieRecipientKey.pem(for: key)
+        #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: padded) }
     }
 }

@@ -205,6 +205,20 @@ struct ShellHostileInputTests {
         #expect(!result.stderr.contains("\u{202E}"), "a mark that reorders the line: \(result.stderr.debugDescription)")
     }
 
+    @Test(
+        "an oversized file is refused from its size, before it is read",
+        arguments: [("--document-image", 41 * 1024 * 1024), ("--selfie-recipient-key", 17 * 1024)])
+    func oversizedFiles(option: String, size: Int) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gbg-oversized-\(UUID().uuidString)").path
+        // Sparse: the size is what counts, and nothing of it may be read.
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+        expectRefused(try run([option, path]), ["\(option):", "is too large (\(size) bytes; at most"], option)
+    }
+
     @Test("an unknown option made of control characters and 10,000 letters reaches the message escaped and cut")
     func unknownOption() throws {
         let result = try run(["--no-such-\u{1B}]0;title\u{7}" + String(repeating: "x", count: 10_000)])

@@ -1,3 +1,4 @@
+import BlockingWork
 import Crypto
 import FoundationEssentials
 import GBGBridge
@@ -65,7 +66,13 @@ public enum CaptureResultBuilder {
             return .answer(result(for: photo, recipient: recipient))
         }
         let frame = photo.frame
-        async let zone = mrz.map { DocumentMRZ.read(frame, setup: $0) }
+        // The zone is read on a pool thread (a still can take seconds of OCR), the PNG encoded meanwhile.
+        async let zone: JSONValue? = {
+            guard let mrz else { return nil }
+            do { return try await BlockingPool.shared.run { DocumentMRZ.read(frame, setup: mrz) } } catch {
+                return .object(["status": .string("unavailable"), "problem": .string("\(error)")])
+            }
+        }()
         do {
             let png = try ImageEncoder.encode(frame, as: .documentPNG)
             let document = DocumentCaptureResult(

@@ -1,13 +1,15 @@
+import BlockingWork
 import GBGBridge
 import GBGBridgeGTK
 import MRZReader
 import MRZScanner
+import Synchronization
 import VideoFrame
 
 /// Reads the machine-readable zone from a live preview while the person holds the document up:
-/// frames are read one at a time off the main thread (a frame that arrives while one is being
-/// read is skipped, so the preview never waits), and ``MRZVoter`` accepts a zone only when
-/// several frames agree.
+/// frames are read one at a time on a ``BlockingPool`` thread, never on the main thread or a Swift
+/// concurrency worker (a frame that arrives while one is being read is skipped, so the preview never
+/// waits), and ``MRZVoter`` accepts a zone only when several frames agree.
 @MainActor
 public final class LiveMRZReader {
     /// What the latest analysed frame showed.
@@ -46,10 +48,10 @@ public final class LiveMRZReader {
         busy = true
         let generation = generation
         Task { [weak self, worker] in
-            let update = await worker.read(frame)
+            let update = try? await BlockingPool.shared.run { worker.read(frame) }
             guard let self else { return }
             self.busy = false
-            guard generation == self.generation else { return }
+            guard let update, generation == self.generation else { return }
             self.analysedFrames += 1
             if case .read(let reading) = update.verdict, self.readValue == nil {
                 self.readValue = reading.bridgeValue(source: "preview")
@@ -64,33 +66,48 @@ public final class LiveMRZReader {
     public func reset() {
         generation += 1
         readValue = nil
-        Task { [worker] in await worker.reset() }
+        worker.requestReset()
     }
 
-    /// Owns the engine and the votes, off the main actor.
-    private actor Worker {
-        private let scanner: MRZScanner
-        private var voter = MRZVoter()
-        private var frameNumber = 0
+    /// Owns the engine and the votes; its reads run on a pool thread, one at a time.
+    private final class Worker: Sendable {
+        private struct State {
+            let scanner: MRZScanner
+            var voter = MRZVoter()
+            var frameNumber = 0
+        }
+
+        private let state: Mutex<State>
+        /// Set by ``requestReset()``; the next read forgets the votes first. A flag rather than the lock,
+        /// so that the main actor never waits for a read in progress.
+        private let resetRequested = Atomic<Bool>(false)
 
         init?(modelPath: String) {
             guard let scanner = try? MRZScanner(modelPath: modelPath) else { return nil }
-            self.scanner = scanner
+            state = Mutex(State(scanner: scanner))
         }
 
         func read(_ frame: RGBFrame) -> Update {
-            frameNumber += 1
-            guard let image = DocumentMRZ.luminance(of: frame) else {
-                return Update(verdict: voter.verdict, zoneSeen: false)
+            state.withLock { state in
+                if resetRequested.exchange(false, ordering: .acquiring) {
+                    state.voter.reset()
+                    state.frameNumber = 0
+                }
+                state.frameNumber += 1
+                guard let image = DocumentMRZ.luminance(of: frame) else {
+                    return Update(verdict: state.voter.verdict, zoneSeen: false)
+                }
+                let scan = state.scanner.scan(image, effort: .live(frame: state.frameNumber))
+                let verdict = state.voter.feed(scan.vote)
+                return Update(
+                    verdict: verdict, zoneSeen: (scan.zone?.lineCount ?? 0) >= 2 || scan.reading.format != nil)
             }
-            let scan = scanner.scan(image, effort: .live(frame: frameNumber))
-            let verdict = voter.feed(scan.vote)
-            return Update(verdict: verdict, zoneSeen: (scan.zone?.lineCount ?? 0) >= 2 || scan.reading.format != nil)
         }
 
-        func reset() {
-            voter.reset()
-            frameNumber = 0
+        /// Has the next read start from no votes (a read in progress still counts its own frame, which the reader
+        /// then ignores: it belongs to an earlier generation).
+        func requestReset() {
+            resetRequested.store(true, ordering: .releasing)
         }
     }
 }

@@ -1,35 +1,41 @@
 import Crypto
+import CryptoExtras
 import FoundationEssentials
 
 /// Reads X25519 keys for the selfie seal from PEM text (`openssl genpkey -algorithm X25519` output):
-/// a `PUBLIC KEY` (SubjectPublicKeyInfo) or a `PRIVATE KEY` (PKCS #8).
+/// a `PUBLIC KEY` (SubjectPublicKeyInfo) or a `PRIVATE KEY` (PKCS #8). The DER inside is parsed by
+/// swift-crypto (CryptoExtras), which also checks that the algorithm is X25519.
 public enum SelfieRecipientKey {
     /// Why a key file could not be used.
     public struct KeyError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }
 
-    // DER prefixes of the two fixed-size X25519 structures (OID 1.3.101.110).
-    private static let publicKeyPrefix: [UInt8] = [
-        0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x6E, 0x03, 0x21, 0x00,
-    ]
-    private static let privateKeyPrefix: [UInt8] = [
-        0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x6E, 0x04, 0x22, 0x04, 0x20,
-    ]
+    /// The longest PEM text read: an X25519 key takes about 120 characters; anything near this is not one.
+    public static let maximumPEMLength = 16 * 1024
 
     /// Parses an X25519 public key from PEM.
     public static func publicKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
-        let raw = try rawKey(pem: pem, label: "PUBLIC KEY", prefix: publicKeyPrefix)
-        do { return try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) } catch {
+        let block = try pemBlock(in: pem, label: "PUBLIC KEY")
+        do { return try Curve25519.KeyAgreement.PublicKey(pemRepresentation: block) } catch {
             // untranslated: technical detail inside a translated message
-            throw KeyError(description: "invalid X25519 public key")
+            throw KeyError(description: "the PUBLIC KEY is not an X25519 key")
         }
     }
 
     /// Reads an X25519 public key from a PEM file (`--selfie-recipient-key PATH`).
     public static func publicKey(contentsOfFile path: String) throws(KeyError) -> Curve25519.KeyAgreement.PublicKey {
         let data: Data
-        do { data = try Data(contentsOf: URL(filePath: path)) } catch {
+        do {
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            guard size <= maximumPEMLength else {
+                // untranslated: technical detail inside a translated message
+                throw KeyError(description: "\(path) is too large for a key (\(size) bytes)")
+            }
+            data = try Data(contentsOf: URL(filePath: path))
+        } catch let error as KeyError {
+            throw error
+        } catch {
             // untranslated: technical detail inside a translated message
             throw KeyError(description: "cannot read the selfie recipient key \(path): \(error)")
         }
@@ -42,44 +48,32 @@ public enum SelfieRecipientKey {
 
     /// Parses an X25519 private key from PEM.
     public static func privateKey(pem: String) throws(KeyError) -> Curve25519.KeyAgreement.PrivateKey {
-        let raw = try rawKey(pem: pem, label: "PRIVATE KEY", prefix: privateKeyPrefix)
-        do { return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw) } catch {
+        let block = try pemBlock(in: pem, label: "PRIVATE KEY")
+        do { return try Curve25519.KeyAgreement.PrivateKey(pemRepresentation: block) } catch {
             // untranslated: technical detail inside a translated message
-            throw KeyError(description: "invalid X25519 private key")
+            throw KeyError(description: "the PRIVATE KEY is not an X25519 key")
         }
     }
 
     /// The key as PEM (`PUBLIC KEY`), for writing a recipient key file.
     public static func pem(for key: Curve25519.KeyAgreement.PublicKey) -> String {
-        let der = Data(publicKeyPrefix) + key.rawRepresentation
-        return "-----BEGIN PUBLIC KEY-----\n\(der.base64EncodedString())\n-----END PUBLIC KEY-----\n"
+        key.pemRepresentation + "\n"
     }
 
-    private static func rawKey(pem: String, label: String, prefix: [UInt8]) throws(KeyError) -> Data {
-        let begin = "-----BEGIN\(label.filter { !$0.isWhitespace })-----"
-        let end = "-----END\(label.filter { !$0.isWhitespace })-----"
-        var inside = false
-        var body = ""
-        var sawEnd = false
-        for line in pem.split(whereSeparator: \.isNewline).map({ String($0.filter { !$0.isWhitespace }) }) {
-            if line == begin {
-                inside = true
-            } else if line == end {
-                sawEnd = inside
-                break
-            } else if inside {
-                body += line
-            }
-        }
-        guard sawEnd, let der = Data(base64Encoded: body) else {
+    /// The first PEM block labelled `label` in `text` (text around it, such as comments, is ignored).
+    private static func pemBlock(in text: String, label: String) throws(KeyError) -> String {
+        guard text.utf8.count <= maximumPEMLength else {
             // untranslated: technical detail inside a translated message
-            throw KeyError(description: "expected a PEM block '-----BEGIN \(label)-----' holding an X25519 key")
+            throw KeyError(description: "longer than \(maximumPEMLength) bytes: not a PEM key")
         }
-        let bytes = [UInt8](der)
-        guard bytes.count == prefix.count + 32, Array(bytes[0..<prefix.count]) == prefix else {
+        let begin = "-----BEGIN \(label)-----"
+        let end = "-----END \(label)-----"
+        guard let opening = text.firstRange(of: begin),
+            let closing = text[opening.upperBound...].firstRange(of: end)
+        else {
             // untranslated: technical detail inside a translated message
-            throw KeyError(description: "the \(label) is not an X25519 key")
+            throw KeyError(description: "expected a PEM block '\(begin)' holding an X25519 key")
         }
-        return Data(bytes[prefix.count...])
+        return String(text[opening.lowerBound..<closing.upperBound])
     }
 }
