@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The threads that run blocking calls: device opens and scans, PC/SC and chip exchanges, D-Bus calls to the
 /// portal, GStreamer state changes. A blocking call never runs on the main thread or on a Swift concurrency
@@ -45,7 +44,7 @@ public final class BlockingPool: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Counts queued jobs (and jobs dropped from the queue, which wake a thread that then finds nothing).
     private let jobsWaiting = DispatchSemaphore(value: 0)
 

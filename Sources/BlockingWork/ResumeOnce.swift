@@ -1,15 +1,13 @@
-import Synchronization
-
 /// A continuation that takes the first value given and ignores later ones, from any thread.
 ///
 /// For waits that more than one party may end: an answer and a timer (``Timeout``), a button and a window
 /// closing, a read and its deadline.
 public final class ResumeOnce<Value: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Value, Never>?>
+    private let continuation: Locked<CheckedContinuation<Value, Never>?>
 
     /// Wraps `continuation`; it is resumed exactly once if ``resume(_:)`` is called at least once.
     public init(_ continuation: CheckedContinuation<Value, Never>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = Locked(continuation)
     }
 
     /// Resumes with `value` if nothing did before; returns whether this call did.

@@ -2,7 +2,6 @@ import BlockingWork
 import EMRTD
 import FoundationEssentials
 import PCSCReader
-import Synchronization
 
 /// One attempt at reading a chip, on the blocking pool: wait for the document, connect, read and
 /// verify the chip, convert the face. Cancellable from any thread, and bounded in time: a chip that
@@ -50,7 +49,7 @@ final class ChipReadJob: Sendable {
         var reading: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private static let clock = ContinuousClock()
     /// How often the deadlines are checked.
     static let watchIntervalMilliseconds = 100

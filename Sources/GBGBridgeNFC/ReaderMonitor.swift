@@ -1,6 +1,5 @@
 import BlockingWork
 import PCSCReader
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +19,7 @@ final class ReaderMonitor: Sendable {
         var context: PCSCContext?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onChange: @Sendable (Observation) -> Void
 
     /// Starts watching; `onChange` runs on the monitor's thread, first with the current list.

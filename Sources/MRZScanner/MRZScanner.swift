@@ -93,7 +93,7 @@ public final class MRZScanner {
         // A page photographed sideways: when nothing shaped like a zone was read, the still is read
         // again turned a quarter; the crops' half turn covers the other quarter. Lines of a zone's
         // shape that did not pass the checks were upright already: turning cannot help them.
-        guard effort == .still, !upright.reading.isValid, upright.reading.format == nil else { return upright }
+        guard effort == .still, !upright.reading.isValid else { return upright }
         let turned = scanAsHeld(image.turnedQuarter(), effort: effort)
         guard turned.reading.isValid else { return upright }
         return MRZScan(

@@ -60,7 +60,7 @@ public enum CameraPortal {
 
     /// Why the portal last refused camera access in this process (nil once it grants it again).
     public static var lastRefusal: String? { refusal.withLock { $0 } }
-    private static let refusal = Mutex<String?>(nil)
+    private static let refusal = Locked<String?>(nil)
 
     /// Every remote handed out so far (a number for tests and diagnostics).
     public static var remotesOpened: Int { opened.load(ordering: .relaxed) }

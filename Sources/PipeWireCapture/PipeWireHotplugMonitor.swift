@@ -25,7 +25,7 @@ public final class PipeWireHotplugMonitor: Sendable {
     /// Cameras added and removed, in order; finishes after ``stop()``.
     public let events: AsyncStream<PipeWireDeviceEvent>
     private let subscription: UInt64
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     /// Starts watching; nil when GStreamer has no PipeWire plugin, no daemon answers or the monitor does not
     /// start. Blocks while GStreamer's PipeWire device provider connects, unless a look

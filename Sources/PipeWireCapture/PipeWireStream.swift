@@ -1,6 +1,5 @@
 import BlockingWork
 import CGStreamer
-import Synchronization
 import VideoFrame
 
 #if canImport(Glibc)
@@ -131,7 +130,7 @@ private final class Pipeline: @unchecked Sendable {
     private let sink: OpaquePointer
     private let bus: OpaquePointer
     private let continuation: AsyncThrowingStream<RGBFrame, any Error>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let started = Condition()
 
     /// A descriptor this stream opened and closes when it stops.

@@ -1,5 +1,5 @@
+import BlockingWork
 import CV4L2
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -82,7 +82,7 @@ public final class CameraHotplugMonitor: Sendable {
 private final class HotplugControl: Sendable {
     let inotifyDescriptor: Int32
     let wakeDescriptor: Int32
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     init(directory: String) throws(CameraError) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))

@@ -1,5 +1,5 @@
+import BlockingWork
 import CV4L2
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +17,7 @@ final class StreamControl: Sendable {
 
     /// Readable once a stop was requested; owned (and closed) by this object.
     let wakeDescriptor: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(devicePath: String) throws(CameraError) {
         let descriptor = cv4l2_wake_descriptor()

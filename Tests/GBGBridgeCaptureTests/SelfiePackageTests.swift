@@ -83,7 +83,8 @@ struct SelfiePackageTests {
         let key = try DemoKeys.publicKey()
         let commented = "X25519 recipient key for the selfie seal\n" + SelfieRecipientKey.pem(for: key) + "end\n"
         #expect(try SelfieRecipientKey.publicKey(pem: commented).rawRepresentation == key.rawRepresentation)
-        let padded = String(repeating: "#", count: SelfieRecipientKey.maximumPEMLength) + SelfieRecipientKey.pem(for: key)
+        let padded =
+            String(repeating: "#", count: SelfieRecipientKey.maximumPEMLength) + SelfieRecipientKey.pem(for: key)
         #expect(throws: SelfieRecipientKey.KeyError.self) { try SelfieRecipientKey.publicKey(pem: padded) }
     }
 }

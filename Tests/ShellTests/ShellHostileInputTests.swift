@@ -209,7 +209,8 @@ struct ShellHostileInputTests {
         "an oversized file is refused from its size, before it is read",
         arguments: [("--document-image", 41 * 1024 * 1024), ("--selfie-recipient-key", 17 * 1024)])
     func oversizedFiles(option: String, size: Int) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gbg-oversized-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gbg-oversized-\(UUID().uuidString)")
+            .path
         // Sparse: the size is what counts, and nothing of it may be read.
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         defer { try? FileManager.default.removeItem(atPath: path) }
