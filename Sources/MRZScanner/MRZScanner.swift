@@ -90,9 +90,8 @@ public final class MRZScanner {
     /// live scan reads one crop; the frames confirm each other in ``MRZVoter``.
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
         let upright = scanAsHeld(image, effort: effort)
-        // A page photographed sideways: when nothing shaped like a zone was read, the still is read
-        // again turned a quarter; the crops' half turn covers the other quarter. Lines of a zone's
-        // shape that did not pass the checks were upright already: turning cannot help them.
+        // A page photographed sideways: when no valid zone was read, the still is read again
+        // turned a quarter; the crops' half turn covers the other quarter.
         guard effort == .still, !upright.reading.isValid else { return upright }
         let turned = scanAsHeld(image.turnedQuarter(), effort: effort)
         guard turned.reading.isValid else { return upright }
