@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# Checks the Swift sources against .swift-format (the toolchain's `swift format`). Fails on any
-# finding. `scripts/lint.sh --fix` rewrites the files in place first.
+# Checks the Swift sources against .swift-format (the toolchain's `swift format`) and the licensing
+# of every file against REUSE.toml (`reuse lint`, REUSE 3.3). Fails on any finding.
+#   scripts/lint.sh --fix   rewrites the Swift files in place first
+# reuse comes from PyPI (Debian 12's 1.1 predates REUSE.toml), pinned, in a virtual environment
+# under .build/ made on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
+. scripts/lib/packages.sh
+ensure_packages lint python3-venv python3-pip
+
 paths=(Package.swift Sources Tests Benchmarks Fuzz Examples)
 if [ "${1:-}" = --fix ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"
 fi
 swift format lint --strict --recursive --parallel "${paths[@]}"
+
+reuse_version=6.2.0
+venv=.build/reuse-venv
+if [ "$("$venv/bin/reuse" --version 2>/dev/null | head -1)" != "reuse, version $reuse_version" ]; then
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "reuse==$reuse_version" >&2
+fi
+"$venv/bin/reuse" lint --lines

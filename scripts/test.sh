@@ -47,7 +47,7 @@ build() {
 
 stage "install build and test packages" scripts/setup.sh
 stage "translations: template up to date, catalogues complete" scripts/check-translations.sh
-stage "format: swift format lint against .swift-format" scripts/lint.sh
+stage "format and licensing: swift format lint against .swift-format, reuse lint against REUSE.toml" scripts/lint.sh
 stage "build (debug, with tests) and message catalogues" build
 # Four runs of the Swift tests. The shell tests go first, on a machine with nothing else to do:
 # their demo journey's screenshot checks the page's final look, and heavy load can still catch
