@@ -52,6 +52,8 @@ public final class MRZScanner {
 
     /// Called with each crop given to the engine and the lines it read (for diagnostics).
     public var onCrop: ((GrayImage, [OCRLine]) -> Void)?
+    /// Called with each crop the glyph reader read and the lines it read (for diagnostics).
+    public var onGlyphRead: ((GrayImage, [OCRLine]) -> Void)?
 
     /// The second reader, independent of Tesseract (nil when no glyph model was found).
     public let glyphReader: GlyphReader?
@@ -147,6 +149,7 @@ public final class MRZScanner {
             }
             if usesGlyphReader, let glyphReader, zone.lineCount >= 2 {
                 let lines = glyphReader.read(crop, glyphHeight: variant.glyphHeight, lineCount: zone.lineCount)
+                onGlyphRead?(crop, lines)
                 if !lines.isEmpty { reads.append((lines, .glyphs)) }
             }
             var frameReadings: [MRZReading] = []
@@ -162,8 +165,12 @@ public final class MRZScanner {
                     }
                     var confirmation: MRZConfirmation?
                     let same = valid.filter { $0.reading.lines == reading.lines }
+                    // One reader's word is not enough when the other read another valid zone.
+                    let contradicted = valid.contains { $0.reader != reader && $0.reading.lines != reading.lines }
                     if same.contains(where: { $0.reader != reader }) {
                         confirmation = .bothReaders
+                    } else if contradicted {
+                        confirmation = nil
                     } else if !same.isEmpty {
                         confirmation = reader == .tesseract ? .secondReading : .secondGlyphReading
                     } else if acceptsCertainSingleReading, reader.isCertain(reading, lowestConfidence: lowest) {

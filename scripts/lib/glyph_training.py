@@ -11,7 +11,7 @@ on dark), puts security backgrounds and glare behind and over them, photographs 
 scales the line to capitals of 26 pixels and stretches it between its 1st and 95th brightness
 percentile. Each character's cell is cut where it was printed, moved by up to 15 % of the pitch
 and with the line's band off by up to 8 % of its height (the scanner's cuts are not perfect), and
-normalised exactly as `GlyphCells.swift` does. A small network (two hidden layers) learns the 37
+normalised exactly as `GlyphReader.swift` does. A small network (two hidden layers) learns the 37
 classes from those cells with numpy; the weights go to OUT.bin (`GlyphModel.swift` reads it).
 
 Everything comes from seeded generators (default seed 3801), and numpy runs on one thread, so the
@@ -32,9 +32,10 @@ FONT_DIR = "/usr/share/fonts/opentype/ocr-b/"
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<"
 CELL_WIDTH = 20
 CELL_HEIGHT = 24
-# The cell around a character: this share of the pitch across, and the capital band with this
-# share of its height added above and below (GlyphCells.swift uses the same).
-CELL_SPAN = 1.2
+# The cell around a character: this many capital heights across (a glyph's width follows its
+# height, not the pitch, which varies from print to print), and the capital band with this share of
+# its height added above and below (GlyphReader.swift uses the same).
+CELL_SPAN = 1.25
 CELL_MARGIN = 0.25
 TARGET_CAPITAL = 26.0
 HIDDEN = (256, 128)
@@ -68,7 +69,7 @@ def render_mask(rng, text):
     style = rng.random()
     name = "OCRB.otf" if style < 0.6 else ("OCRBS.otf" if style < 0.85 else "OCRBF.otf")
     face = font(name, em)
-    pitch = em * rng.uniform(0.70, 0.82)
+    pitch = em * (rng.uniform(0.70, 0.82) if rng.random() < 0.6 else rng.uniform(0.82, 1.08))
     margin = int(pitch * 1.5)
     width = int(margin * 2 + pitch * len(text))
     height = int(em * 1.6)
@@ -239,7 +240,7 @@ def sample_cell(image, left, top, width, height):
 
 
 def normalise(cell):
-    """Ink positive, zero mean, unit spread (GlyphCells.swift does the same)."""
+    """Ink positive, zero mean, unit spread (GlyphReader.swift does the same)."""
     mean = cell.mean()
     spread = math.sqrt(max(((cell - mean) ** 2).mean(), 0.0)) + 8.0
     return (mean - cell) / spread
@@ -247,7 +248,7 @@ def normalise(cell):
 
 def cell_features(image, centre, pitch, top, bottom):
     height = bottom - top
-    box_w = pitch * CELL_SPAN
+    box_w = height * CELL_SPAN
     box_top = top - height * CELL_MARGIN
     box_h = height * (1 + 2 * CELL_MARGIN)
     return normalise(sample_cell(image, centre - box_w / 2, box_top, box_w, box_h)).reshape(-1)
@@ -261,9 +262,9 @@ def make_samples(rng, lines):
         text = random_text(rng, count)
         mask, centres, band, pitch, name = render_mask(rng, text)
         mask = print_style(rng, mask, name)
-        if rng.random() < 0.15:
+        if rng.random() < 0.5:
             # Narrow or wide print: the whole line squeezed or stretched along it.
-            factor = rng.uniform(0.82, 1.2)
+            factor = rng.uniform(0.75, 1.2)
             h, w = mask.shape
             mask = np.asarray(
                 Image.fromarray((mask * 255).astype(np.uint8)).resize((max(8, int(w * factor)), h), Image.BILINEAR),
@@ -274,7 +275,7 @@ def make_samples(rng, lines):
         top, bottom = band[0] * scale, band[1] * scale
         out_pitch = pitch * scale
         for index, character in enumerate(text):
-            shift = float(np.clip(rng.normal(0, 0.07), -0.15, 0.15)) * out_pitch
+            shift = float(np.clip(rng.normal(0, 0.07), -0.15, 0.15)) * min(out_pitch, (bottom - top) * 1.1)
             height = bottom - top
             t = top + float(np.clip(rng.normal(0, 0.04), -0.08, 0.08)) * height
             b = bottom + float(np.clip(rng.normal(0, 0.04), -0.08, 0.08)) * height
@@ -361,7 +362,7 @@ def write_model(path, layers):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
-    parser.add_argument("--lines", type=int, default=14000)
+    parser.add_argument("--lines", type=int, default=16000)
     parser.add_argument("--check-lines", type=int, default=600)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=3801)
