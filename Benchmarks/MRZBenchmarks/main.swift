@@ -269,7 +269,9 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
             scanner.onGlyphRead = { _, lines in
                 print("  glyphs \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
                 for line in lines {
-                    print("    cells from x \(line.x) every \(Double(line.width) / Double(max(1, line.symbols.count))), rows \(line.y)+\(line.height)")
+                    print(
+                        "    cells from x \(line.x) every \(Double(line.width) / Double(max(1, line.symbols.count))), rows \(line.y)+\(line.height)"
+                    )
                     let doubts = line.symbols.enumerated().filter { $0.element.confidence < 90 }.map { index, symbol in
                         let others = symbol.alternatives.prefix(2).map { "\($0.character)\(Int($0.confidence))" }
                         return "\(index):\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"

@@ -297,9 +297,12 @@ enum GlyphSegmenter {
                     power *= t
                 }
             }
-            guard let solution = solve3(
-                [[moments[0], moments[1], moments[2]], [moments[1], moments[2], moments[3]],
-                 [moments[2], moments[3], moments[4]]], targets)
+            guard
+                let solution = solve3(
+                    [
+                        [moments[0], moments[1], moments[2]], [moments[1], moments[2], moments[3]],
+                        [moments[2], moments[3], moments[4]],
+                    ], targets)
             else { break }
             model = (solution[0], solution[1], solution[2])
         }

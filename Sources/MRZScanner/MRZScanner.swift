@@ -142,7 +142,9 @@ public final class MRZScanner {
             guard let crop = ZoneCrop.cut(zone, from: image, variant: variant) else { continue }
             attempts += 1
             var reads: [(lines: [OCRLine], reader: Reader)] = []
-            if usesTesseract, let read = try? engine.recognizeLines(pixels: crop.pixels, width: crop.width, height: crop.height) {
+            if usesTesseract,
+                let read = try? engine.recognizeLines(pixels: crop.pixels, width: crop.width, height: crop.height)
+            {
                 let lines = LineTrimmer.trim(read)
                 onCrop?(crop, lines)
                 reads.append((lines, .tesseract))

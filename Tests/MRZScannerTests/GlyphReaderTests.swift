@@ -170,7 +170,8 @@ private func modelBytes(
                 pixels[index] = UInt8(truncatingIfNeeded: seed >> 16)
             }
             let noise = try GrayImage(width: width, height: height, pixels: pixels)
-            let flat = try GrayImage(width: width, height: height, pixels: [UInt8](repeating: 128, count: width * height))
+            let flat = try GrayImage(
+                width: width, height: height, pixels: [UInt8](repeating: 128, count: width * height))
             for image in [noise, flat] {
                 for lineCount in [0, 1, 2, 3, 9] {
                     let lines = GlyphSegmenter.segment(image, glyphHeight: 26, lineCount: lineCount)
