@@ -160,6 +160,24 @@ private func modelBytes(
         }
     }
 
+    @Test func followsAPitchThatShrinksAlongTheLine() {
+        // 44 characters whose pitch falls from 31 to 29 pixels (a photo's perspective), each a
+        // block of ink 60 % of its cell wide; the zone's fit starts from an even pitch.
+        let count = 44
+        let centres = (0..<count).map { index -> Double in
+            let t = Double(index) + 0.5
+            return 40 + 31 * t - 0.0225 * t * t
+        }
+        var profile = [Double](repeating: 0, count: 1400)
+        for (index, centre) in centres.enumerated() {
+            let pitch = 31 - 0.045 * (Double(index) + 0.5)
+            for x in Int(centre - pitch * 0.3)...Int(centre + pitch * 0.3) { profile[x] = 200 }
+        }
+        let even = (centres[count - 1] - centres[0]) / Double(count - 1)
+        let cells = GlyphSegmenter.refine(profile, count: count, pitch: even, offset: centres[0] - even / 2)
+        for (cell, centre) in zip(cells, centres) { #expect(abs(cell - centre) < 1.5) }
+    }
+
     @Test func segmentationIsBoundedOnAnyInput() throws {
         // Noise, flat images, slivers and lines of dots: no cells or sane cells, never a crash.
         var seed: UInt32 = 11
