@@ -16,6 +16,7 @@ import Synchronization
 //
 // --no-single: a still's reading needs a second crop that reads the same (no certain single crop).
 // --every N: only the first image of each split and every N-th after it (the peer's subset).
+// --no-glyphs: Tesseract alone (the glyph reader off); --glyphs-only: the glyph reader alone.
 //
 // The access key (document number, birth date, expiry date: what opens the chip) is scored per
 // split as right, wrong or not given; `--results` writes each image's key as JSON (a file name to
@@ -64,6 +65,8 @@ struct Options {
     var jobs = 2
     var certainSingle = true
     var every = 1
+    var glyphs = true
+    var tesseract = true
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -80,9 +83,11 @@ struct Options {
             case "--results": results = iterator.next()
             case "--no-single": certainSingle = false
             case "--every": every = max(1, Int(iterator.next() ?? "") ?? every)
+            case "--no-glyphs": glyphs = false
+            case "--glyphs-only": tesseract = false
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only]"
                 )
                 exit(2)
             }
@@ -238,6 +243,8 @@ let jobs = options.crops == nil ? options.jobs : 1
 DispatchQueue.concurrentPerform(iterations: jobs) { job in
     guard let scanner = try? MRZScanner(modelPath: options.model) else { return }
     scanner.acceptsCertainSingleReading = options.certainSingle
+    scanner.usesGlyphReader = options.glyphs
+    scanner.usesTesseract = options.tesseract
     let clock = ContinuousClock()
     for index in stride(from: job, to: chosen.count, by: jobs) {
         let entry = chosen[index]
@@ -259,6 +266,19 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
                     print("    " + described.joined(separator: " "))
                 }
             }
+            scanner.onGlyphRead = { _, lines in
+                print("  glyphs \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
+                for line in lines {
+                    print(
+                        "    cells from x \(line.x) every \(Double(line.width) / Double(max(1, line.symbols.count))), rows \(line.y)+\(line.height)"
+                    )
+                    let doubts = line.symbols.enumerated().filter { $0.element.confidence < 90 }.map { index, symbol in
+                        let others = symbol.alternatives.prefix(2).map { "\($0.character)\(Int($0.confidence))" }
+                        return "\(index):\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"
+                    }
+                    print("    doubts " + doubts.joined(separator: " "))
+                }
+            }
         }
         var scan: MRZScan?
         let took = clock.measure { scan = scanner.scan(full, effort: .still) }
@@ -276,6 +296,9 @@ do { scanner = try MRZScanner(modelPath: options.model) } catch {
     print("gbgbridge-mrz-bench: \(error)")
     exit(1)
 }
+scanner.usesGlyphReader = options.glyphs
+scanner.usesTesseract = options.tesseract
+if options.glyphs && scanner.glyphReader == nil { print("gbgbridge-mrz-bench: no glyph model beside \(options.model)") }
 let clock = ContinuousClock()
 let stills = stillResults.withLock { $0 }
 for (index, entry) in chosen.enumerated() {
@@ -432,7 +455,9 @@ print("")
 print("Valid still readings by what confirmed them (reported unless not confirmed):")
 print("| confirmed by | right key | wrong key | of the right keys, zone differs (names, codes) |")
 print("| --- | ---: | ---: | ---: |")
-for rule in ["secondReading", "certainReading", "notConfirmed"] {
+for rule in [
+    "secondReading", "certainReading", "bothReaders", "secondGlyphReading", "certainGlyphReading", "notConfirmed",
+] {
     let counts = rules[rule, default: (0, 0, 0)]
     print("| \(rule) | \(counts.right) | \(counts.wrong) | \(counts.wrongZone) |")
 }

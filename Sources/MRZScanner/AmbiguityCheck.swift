@@ -22,7 +22,9 @@ enum AmbiguityCheck {
     }
 
     /// The one valid zone the doubtful characters of `lines` allow, or nil (none, or several).
-    static func resolve(_ lines: [OCRLine]) -> MRZReading? {
+    /// `margin` is how close an alternative's confidence must come to count as doubt (``GlyphReader``
+    /// lists only its doubts as alternatives and passes 100).
+    static func resolve(_ lines: [OCRLine], margin: Float = margin) -> MRZReading? {
         let raw = lines.map { $0.symbols.map(\.character) }
         var doubts: [(line: Int, column: Int, character: Character)] = []
         for (row, line) in lines.enumerated() where line.symbols.count >= 20 {

@@ -52,16 +52,29 @@ public final class MRZScanner {
 
     /// Called with each crop given to the engine and the lines it read (for diagnostics).
     public var onCrop: ((GrayImage, [OCRLine]) -> Void)?
+    /// Called with each crop the glyph reader read and the lines it read (for diagnostics).
+    public var onGlyphRead: ((GrayImage, [OCRLine]) -> Void)?
 
-    /// A scanner with its own engine, loading the model at `modelPath`.
+    /// The second reader, independent of Tesseract (nil when no glyph model was found).
+    public let glyphReader: GlyphReader?
+    /// Whether ``glyphReader`` reads the crops too (for measurements: off, the scanner reads as it
+    /// did with Tesseract alone).
+    public var usesGlyphReader = true
+    /// Whether Tesseract reads the crops (for measurements of the glyph reader alone).
+    public var usesTesseract = true
+
+    /// A scanner with its own engine, loading the model at `modelPath`, and the glyph model beside
+    /// it (``GlyphModel/path(besideOCRModel:)``) when there is one that loads.
     public init(modelPath: String) throws(OCREngineError) {
         engine = try OCREngine(modelPath: modelPath)
         engine.deadlineMilliseconds = Self.cropDeadline
+        glyphReader = (try? GlyphModel(contentsOf: GlyphModel.path(besideOCRModel: modelPath))).map(GlyphReader.init)
     }
 
-    /// A scanner using `engine`.
-    public init(engine: OCREngine) {
+    /// A scanner using `engine` and, when given, `glyphReader`.
+    public init(engine: OCREngine, glyphReader: GlyphReader? = nil) {
         self.engine = engine
+        self.glyphReader = glyphReader
     }
 
     /// The most crops a still scan gives the engine. The scan's result depends on this count, not
@@ -107,7 +120,7 @@ public final class MRZScanner {
         let candidates = MRZLocator.locate(in: image)
         var attempts = 0
         var best: (reading: MRZReading, zone: MRZZoneCandidate)?
-        var valid: [(reading: MRZReading, zone: MRZZoneCandidate, lowest: Float)] = []
+        var valid: [(reading: MRZReading, zone: MRZZoneCandidate, lowest: Float, reader: Reader)] = []
         let plan: [(candidate: Int, variant: ZoneCrop.Variant)]
         switch effort {
         case .still:
@@ -128,31 +141,61 @@ public final class MRZScanner {
             let zone = candidates[index]
             guard let crop = ZoneCrop.cut(zone, from: image, variant: variant) else { continue }
             attempts += 1
-            guard let read = try? engine.recognizeLines(pixels: crop.pixels, width: crop.width, height: crop.height)
-            else { continue }
-            let lines = LineTrimmer.trim(read)
-            onCrop?(crop, lines)
-            // The check reads the lines as they are among its tries; only a failure needs them again.
-            let resolved = AmbiguityCheck.resolve(lines)
-            let reading = resolved ?? MRZText.read(lines: lines.map(\.text))
-            if let reading = resolved {
-                let lowest = Self.lowestConfidence(lines)
-                var confirmation: MRZConfirmation?
-                if effort != .still {
-                    confirmation = .liveFrame
-                } else if valid.contains(where: { $0.reading.lines == reading.lines }) {
-                    confirmation = .secondReading
-                } else if acceptsCertainSingleReading, Self.isCertain(reading, lowestConfidence: lowest) {
-                    confirmation = .certainReading
-                }
-                if let confirmation {
-                    return MRZScan(
-                        reading: reading, zone: zone, candidateCount: candidates.count, attempts: attempts,
-                        isConfirmed: true, confirmation: confirmation, lowestConfidence: lowest)
-                }
-                valid.append((reading, zone, lowest))
+            var reads: [(lines: [OCRLine], reader: Reader)] = []
+            if usesTesseract,
+                let read = try? engine.recognizeLines(pixels: crop.pixels, width: crop.width, height: crop.height)
+            {
+                let lines = LineTrimmer.trim(read)
+                onCrop?(crop, lines)
+                reads.append((lines, .tesseract))
             }
-            if best == nil || Self.completeness(reading) > Self.completeness(best!.reading) { best = (reading, zone) }
+            if usesGlyphReader, let glyphReader, zone.lineCount >= 2 {
+                let lines = glyphReader.read(crop, glyphHeight: variant.glyphHeight, lineCount: zone.lineCount)
+                onGlyphRead?(crop, lines)
+                if !lines.isEmpty { reads.append((lines, .glyphs)) }
+            }
+            var frameReadings: [MRZReading] = []
+            for (lines, reader) in reads {
+                // The check reads the lines as they are among its tries; only a failure needs them again.
+                let resolved = AmbiguityCheck.resolve(lines, margin: reader.ambiguityMargin)
+                let reading = resolved ?? MRZText.read(lines: lines.map(\.text))
+                if let reading = resolved {
+                    let lowest = Self.lowestConfidence(lines)
+                    if effort != .still {
+                        frameReadings.append(reading)
+                        continue
+                    }
+                    var confirmation: MRZConfirmation?
+                    let same = valid.filter { $0.reading.lines == reading.lines }
+                    // One reader's word is not enough when the other read another valid zone.
+                    let contradicted = valid.contains { $0.reader != reader && $0.reading.lines != reading.lines }
+                    if same.contains(where: { $0.reader != reader }) {
+                        confirmation = .bothReaders
+                    } else if contradicted {
+                        confirmation = nil
+                    } else if !same.isEmpty {
+                        confirmation = reader == .tesseract ? .secondReading : .secondGlyphReading
+                    } else if acceptsCertainSingleReading, reader.isCertain(reading, lowestConfidence: lowest) {
+                        confirmation = reader == .tesseract ? .certainReading : .certainGlyphReading
+                    }
+                    if let confirmation {
+                        return MRZScan(
+                            reading: reading, zone: zone, candidateCount: candidates.count, attempts: attempts,
+                            isConfirmed: true, confirmation: confirmation, lowestConfidence: lowest)
+                    }
+                    valid.append((reading, zone, lowest, reader))
+                }
+                if best == nil || Self.completeness(reading) > Self.completeness(best!.reading) {
+                    best = (reading, zone)
+                }
+            }
+            // A live frame votes with its valid reading; two readers that disagree give no vote.
+            if let first = frameReadings.first {
+                let agreed = frameReadings.allSatisfy { $0.lines == first.lines }
+                return MRZScan(
+                    reading: agreed ? first : MRZText.read(lines: []), zone: zone, candidateCount: candidates.count,
+                    attempts: attempts, isConfirmed: agreed, confirmation: agreed ? .liveFrame : nil)
+            }
         }
         if let first = valid.first {
             return MRZScan(
@@ -174,6 +217,27 @@ public final class MRZScanner {
             }
         }
         return crops
+    }
+
+    /// The lowest probability (in percent) of a character at which one crop read by the glyph reader
+    /// alone confirms a still's reading whose check digits all held as read.
+    public static let singleGlyphConfidence: Float = 97
+
+    /// Which reader read a crop.
+    enum Reader: Equatable {
+        case tesseract
+        case glyphs
+
+        var ambiguityMargin: Float { self == .tesseract ? AmbiguityCheck.margin : GlyphReader.ambiguityMargin }
+
+        func isCertain(_ reading: MRZReading, lowestConfidence: Float) -> Bool {
+            switch self {
+            case .tesseract: MRZScanner.isCertain(reading, lowestConfidence: lowestConfidence)
+            case .glyphs:
+                reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
+                    && lowestConfidence >= MRZScanner.singleGlyphConfidence
+            }
+        }
     }
 
     /// Whether one crop's valid reading is certain enough to report alone: every check digit held
@@ -203,4 +267,12 @@ public enum MRZConfirmation: String, Sendable {
     case certainReading
     /// A live frame: the voter confirms across frames (``MRZVoter``).
     case liveFrame
+    /// Tesseract and the glyph reader (``GlyphReader``), two independent readers, read the same
+    /// lines from crops of a still.
+    case bothReaders
+    /// The glyph reader read the same lines from two differently prepared crops of a still.
+    case secondGlyphReading
+    /// The glyph reader read one crop of a still with certainty (every check digit held as read,
+    /// every character at ``MRZScanner/singleGlyphConfidence`` or more).
+    case certainGlyphReading
 }

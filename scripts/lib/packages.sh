@@ -22,6 +22,9 @@ WAYLAND_TEST_PACKAGES=(weston cage grim)
 # The OCR-B model for machine-readable zones (scripts/build-ocrb-model.sh): Tesseract's training
 # tools, the font, and Pillow to render the training pages.
 OCR_MODEL_PACKAGES=(tesseract-ocr fonts-ocr-b python3-pil)
+# The glyph model of the MRZ scanner's second reader (scripts/build-glyph-model.sh): the font,
+# Pillow to render and photograph the training lines, numpy to train the network.
+GLYPH_MODEL_PACKAGES=(fonts-ocr-b python3-pil python3-numpy)
 # The MRZ benchmark's photo generator (Benchmarks/mrz/make-mrz-set.py): Pillow and numpy, OCR-B
 # for the zone and DejaVu Sans for the rest of the document.
 MRZ_BENCH_PACKAGES=(python3-pil python3-numpy fonts-ocr-b fonts-dejavu-core)
