@@ -75,11 +75,20 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .target(
             name: "PipeWireCapture", dependencies: ["CGStreamer", "BlockingWork", "VideoFrame"], swiftSettings: strict),
+        // Faces and eyes in selfie frames: OpenCV's cascade classifiers (Debian's libopencv-objdetect, the
+        // cascades from opencv-data) behind a plain C interface. OpenCV 4.6 ships no pkg-config file
+        // without the whole libopencv-dev, so the include path and libraries are named here.
+        .target(
+            name: "CFaceDetection",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+            ]),
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
-                "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame",
+                "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame", "CFaceDetection",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
