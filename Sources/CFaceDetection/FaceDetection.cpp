@@ -21,7 +21,7 @@ struct gbg_face_finder {
     cv::CascadeClassifier profile;
     bool hasGlasses = false;
     bool hasProfile = false;
-    cv::Mat grey, small, eyeRegion, faceRegion, laplacian, flipped;
+    cv::Mat grey, small, larger, eyeRegion, faceRegion, laplacian, flipped;
 };
 
 namespace {
@@ -188,21 +188,48 @@ extern "C" int gbg_face_finder_find(
         int minimum = std::max(20, int(std::lround(smallWidth * double(min_face_share))));
         std::vector<cv::Rect> found;
         finder->face.detectMultiScale(finder->small, found, 1.1, 4, 0, cv::Size(minimum, minimum));
+        double foundScale = scale;
+        if (found.empty() && smallWidth * 2 <= width) {
+            // Faces smaller than the cascade's window on the grey copy (a person far from the camera, to be
+            // told to move closer): searched again on a copy twice as wide, for those sizes only.
+            cv::resize(finder->grey, finder->larger, cv::Size(smallWidth * 2, smallHeight * 2), 0, 0, cv::INTER_AREA);
+            cv::equalizeHist(finder->larger, finder->larger);
+            cv::Size window = finder->face.getOriginalWindowSize();
+            int largest = std::max(window.width, minimum) * 2;
+            finder->face.detectMultiScale(
+                finder->larger, found, 1.1, 4, 0, cv::Size(minimum, minimum), cv::Size(largest, largest));
+            foundScale = scale / 2;
+        }
         std::sort(found.begin(), found.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
-        if (found.empty() && finder->hasProfile && profiles != nullptr) {
-            std::vector<cv::Rect> side;
-            finder->profile.detectMultiScale(finder->small, side, 1.1, 4, 0, cv::Size(minimum, minimum));
-            cv::flip(finder->small, finder->flipped, 1);
-            std::vector<cv::Rect> otherSide;
-            finder->profile.detectMultiScale(finder->flipped, otherSide, 1.1, 4, 0, cv::Size(minimum, minimum));
-            *profiles = int(side.size() + otherSide.size());
+        if (found.empty() && profiles != nullptr) {
+            // No frontal face: is there one turned aside (the profile cascade, both ways) or tilted (the
+            // frontal cascade on the picture turned 20 degrees either way)?
+            int turned = 0;
+            std::vector<cv::Rect> other;
+            if (finder->hasProfile) {
+                finder->profile.detectMultiScale(finder->small, other, 1.1, 4, 0, cv::Size(minimum, minimum));
+                turned += int(other.size());
+                cv::flip(finder->small, finder->flipped, 1);
+                finder->profile.detectMultiScale(finder->flipped, other, 1.1, 4, 0, cv::Size(minimum, minimum));
+                turned += int(other.size());
+            }
+            cv::Point2f middle(smallWidth / 2.0f, smallHeight / 2.0f);
+            for (double angle : {20.0, -20.0}) {
+                if (turned > 0) break;
+                cv::warpAffine(
+                    finder->small, finder->flipped, cv::getRotationMatrix2D(middle, angle, 1.0), finder->small.size(),
+                    cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+                finder->face.detectMultiScale(finder->flipped, other, 1.1, 4, 0, cv::Size(minimum, minimum));
+                turned += int(other.size());
+            }
+            *profiles = turned;
         }
         int count = int(found.size());
         for (int index = 0; index < std::min(count, capacity); ++index) {
             const cv::Rect &small = found[size_t(index)];
             cv::Rect box(
-                int(std::lround(small.x * scale)), int(std::lround(small.y * scale)),
-                int(std::lround(small.width * scale)), int(std::lround(small.height * scale)));
+                int(std::lround(small.x * foundScale)), int(std::lround(small.y * foundScale)),
+                int(std::lround(small.width * foundScale)), int(std::lround(small.height * foundScale)));
             box &= cv::Rect(0, 0, width, height);
             gbg_face &out = faces[index];
             std::memset(&out, 0, sizeof out);

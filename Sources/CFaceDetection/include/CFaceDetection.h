@@ -44,7 +44,8 @@ void gbg_face_finder_destroy(gbg_face_finder *finder);
 /// Writes up to `capacity` faces, largest first, and returns how many were found (possibly more than
 /// `capacity`), or -1 on an error. `min_face_share` is the smallest face width searched, as a share of the
 /// frame's width. When no frontal face is found, `*profiles` (if not NULL) is set to the number of faces
-/// seen from the side; otherwise to 0.
+/// seen turned aside (the profile cascade) or tilted (the frontal cascade on the picture turned 20 degrees
+/// either way); otherwise to 0.
 int gbg_face_finder_find(
     gbg_face_finder *finder, const uint8_t *rgb, int width, int height, int stride, int analysis_width,
     float min_face_share, gbg_face *faces, int capacity, int *profiles);

@@ -98,7 +98,7 @@ public struct FaceFinding: Sendable, Equatable {
     public var faces: [DetectedFace]
     /// How many frontal faces were found (may exceed `faces.count`).
     public var count: Int
-    /// Faces seen from the side, counted only when no frontal face was found.
+    /// Faces seen turned aside or tilted, counted only when no upright frontal face was found.
     public var profiles: Int
     /// The frame's size.
     public var frameWidth: Int
@@ -180,7 +180,7 @@ public final class FaceFinder: Sendable {
     /// Most faces described in a finding.
     public static let maximumFaces = 4
     /// The smallest face searched, as a share of the frame's width (a face this small is far too far away).
-    public static let minimumFaceShare: Float = 0.12
+    public static let minimumFaceShare: Float = 0.075
 
     private struct Handle: @unchecked Sendable {
         let pointer: OpaquePointer

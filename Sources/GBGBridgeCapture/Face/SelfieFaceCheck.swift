@@ -6,7 +6,9 @@ public struct FaceLimits: Sendable, Equatable {
     /// format of ICAO Doc 9303 passports) asks for at least 90 pixels for a full frontal image, and face
     /// comparison services are tuned on images of that size and more.
     public var minimumInterEyePixels: Double
-    /// Smallest face box height as a share of the oval's height ("move closer" below it).
+    /// Smallest face box height as a share of the oval's height ("move closer" below it). The face box of
+    /// OpenCV's LBP cascade covers brows to mouth, about half a head: a head that fills the oval gives 0.4 to
+    /// 0.55.
     public var minimumOvalShare: Double
     /// Largest face box height as a share of the oval's height ("move back" above it).
     public var maximumOvalShare: Double
@@ -30,9 +32,9 @@ public struct FaceLimits: Sendable, Equatable {
 
     /// The limits in use by default.
     public static let standard = FaceLimits(
-        minimumInterEyePixels: 90, minimumOvalShare: 0.42, maximumOvalShare: 0.95, maximumCentreOffset: 0.18,
+        minimumInterEyePixels: 90, minimumOvalShare: 0.3, maximumOvalShare: 0.7, maximumCentreOffset: 0.18,
         maximumEyeTiltDegrees: 12, maximumEyeOffset: 0.12, minimumFaceLuminance: 60, maximumFaceLuminance: 215,
-        maximumSideRatio: 1.8, minimumFaceSharpness: 0.02, maximumMovement: 0.08)
+        maximumSideRatio: 1.5, minimumFaceSharpness: 0.02, maximumMovement: 0.08)
 
     /// Creates limits; see ``standard``.
     public init(
@@ -69,7 +71,7 @@ public struct FaceAssessment: Sendable, Equatable {
     /// The face is sharp and hardly moved since the last analysis.
     public var steady: Bool
     /// Distance between the eyes in the frame's pixels (measured, or estimated from the box when the eyes
-    /// were not found).
+    /// were not found); the size check itself uses the estimate from the box.
     public var interEyePixels: Double?
     /// What the person should change first, or nil when the face is right.
     public var hint: GuidanceHint?
@@ -95,8 +97,9 @@ public struct SelfieFaceCheck: Sendable {
         self.limits = limits
     }
 
-    /// The share of the face box's width taken as the distance between the eyes when the eyes are not found
-    /// (measured on OpenCV's LBP face boxes: 0.45 to 0.6).
+    /// The share of the face box's width taken as the distance between the eyes (measured on OpenCV's LBP
+    /// face boxes: 0.45 to 0.6). The size check uses this estimate rather than the eyes found: the eye
+    /// cascade's pair is steadier in place than in spacing from frame to frame.
     public static let estimatedEyeShare = 0.5
 
     /// Judges `finding`; `pictureHint` is the whole picture's light hint (too dark, too bright), given first
@@ -115,8 +118,8 @@ public struct SelfieFaceCheck: Sendable {
         }
         result.oneFace = true
         let oval = GuideGeometry(kind: .selfie, width: Double(finding.frameWidth), height: Double(finding.frameHeight))
-        let interEye = face.interEyeDistance ?? face.width * Self.estimatedEyeShare
-        result.interEyePixels = interEye
+        let interEye = face.width * Self.estimatedEyeShare
+        result.interEyePixels = face.interEyeDistance ?? interEye
         let ovalShare = face.height / oval.height
         let touchesEdge =
             face.x <= 1 || face.y <= 1 || face.x + face.width >= Double(finding.frameWidth) - 1
