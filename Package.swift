@@ -151,6 +151,10 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "gbgbridge-selfie-bench", dependencies: ["GBGBridgeCapture", "VideoFrame"],
+            path: "Benchmarks/SelfieBenchmarks", swiftSettings: strict),
+
+        .executableTarget(
             name: "gbgbridge-nfc-bench", dependencies: ["EMRTD", "PCSCReader"], path: "Benchmarks/NFCBenchmarks",
             swiftSettings: strict),
 

@@ -136,7 +136,11 @@ struct FaceGuidanceTests {
         guard case .object(let quality)? = face["quality"] else { throw Failure("no quality") }
         #expect(quality["inOval"]?.boolValue == true)
         let none = finder.find(try FacePictures.scene(.noFace).render()).bridgeValue()
-        #expect(none == .object(["found": .bool(false), "count": .number(0), "detector": .string("opencv-lbp-frontalface-improved")]))
+        #expect(
+            none
+                == .object([
+                    "found": .bool(false), "count": .number(0), "detector": .string("opencv-lbp-frontalface-improved"),
+                ]))
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -67,7 +67,8 @@ public struct DetectedFace: Sendable, Equatable {
     /// Distance between the eye centres in pixels, when both were found.
     public var interEyeDistance: Double? {
         guard let eyes else { return nil }
-        return ((eyes.right.x - eyes.left.x) * (eyes.right.x - eyes.left.x)
+        return
+            ((eyes.right.x - eyes.left.x) * (eyes.right.x - eyes.left.x)
             + (eyes.right.y - eyes.left.y) * (eyes.right.y - eyes.left.y)).squareRoot()
     }
 
@@ -193,7 +194,8 @@ public final class FaceFinder: Sendable {
         if let cascades { files = cascades } else { files = try FaceCascades.installed() }
         var error = [CChar](repeating: 0, count: 256)
         let pointer = error.withUnsafeMutableBufferPointer { buffer in
-            gbg_face_finder_create(files.face, files.eye, files.glasses, files.profile, buffer.baseAddress, buffer.count)
+            gbg_face_finder_create(
+                files.face, files.eye, files.glasses, files.profile, buffer.baseAddress, buffer.count)
         }
         guard let pointer else {
             let reason = error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -141,7 +141,8 @@ public struct SelfieFaceCheck: Sendable {
         result.lightRight = !dark && !bright && !uneven
         var moved = false
         if let previous, previous.width > 0 {
-            let shift = ((face.centre.x - previous.centre.x) * (face.centre.x - previous.centre.x)
+            let shift =
+                ((face.centre.x - previous.centre.x) * (face.centre.x - previous.centre.x)
                 + (face.centre.y - previous.centre.y) * (face.centre.y - previous.centre.y)).squareRoot()
             moved = shift / previous.width > limits.maximumMovement
         }

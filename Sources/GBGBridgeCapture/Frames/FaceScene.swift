@@ -27,6 +27,7 @@ public struct FacePicture: Sendable {
         guard let pixbuf = gdk_pixbuf_new_from_file(path, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unreadable"
             if let error { g_error_free(error) }
+            // untranslated: for developers (test and benchmark pictures)
             throw LoadError(description: "cannot read \(path): \(reason) (run scripts/face-pictures.sh)")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
@@ -35,6 +36,7 @@ public struct FacePicture: Sendable {
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         guard let source = gdk_pixbuf_get_pixels(pixbuf), channels >= 3 else {
+            // untranslated: for developers (test and benchmark pictures)
             throw LoadError(description: "cannot read \(path): not an RGB picture")
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
@@ -203,8 +205,9 @@ public struct FaceScene: Sendable {
                     guard px >= 0, py >= 0, px < Double(picture.width - 1), py < Double(picture.height - 1) else {
                         continue
                     }
-                    if cutOut > 0, (px - face.x) * (px - face.x) / 1.0 + (py - face.y) * (py - face.y) / 1.6
-                        > cutOut * cutOut
+                    if cutOut > 0,
+                        (px - face.x) * (px - face.x) / 1.0 + (py - face.y) * (py - face.y) / 1.6
+                            > cutOut * cutOut
                     {
                         continue
                     }

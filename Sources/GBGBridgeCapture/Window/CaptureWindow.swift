@@ -477,7 +477,8 @@ public final class CaptureWindow {
             gtk_widget_queue_draw(preview)
         }
         guard autoCaptures else { return }
-        autoCaptureUpdated(faceTracker.update(ready: assessment.isRight, timestampNanoseconds: finding.timestampNanoseconds))
+        autoCaptureUpdated(
+            faceTracker.update(ready: assessment.isRight, timestampNanoseconds: finding.timestampNanoseconds))
     }
 
     /// Starts face guidance over: the hint, the oval and the count (with `waitForChange`, the count waits for
