@@ -3,6 +3,7 @@ import Foundation
 import GBGBridge
 import GBGBridgeGTK
 import GBGBridgeGTKTestSupport
+import GBGBridgeLocalization
 import GBGBridgeTestSupport
 import Testing
 import VideoFrame
@@ -148,5 +149,41 @@ struct SelfieFaceWindowTests {
         window.usePhoto()
         #expect(await GTKTestEnvironment.pump { outcome != nil })
         window.close()
+    }
+
+    /// With `GBGBRIDGE_SCREENSHOT_DIR` set (scripts/selfie-screenshots.sh), paints the window showing each
+    /// face hint, and the green oval of a right face, into `selfie-<hint>.png` there, in the language
+    /// `LANGUAGE` asks for.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] != nil))
+    func screenshotsOfEachHint() async throws {
+        let directory = try #require(ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"])
+        Localization.setUp()
+        let feed = FaceFrameSource.Feed(try Self.frames(.noFace))
+        let (_, window) = try await open(feed, id: "face-shots", autoCapture: false)
+        let hints: [GuidanceHint?] = [
+            .noFace, .severalFaces, .moveCloser, .moveBack, .centreFace, .faceCamera, .tooDark, .unevenLight, nil,
+        ]
+        for hint in hints {
+            feed.play(try Self.frames(hint))
+            let shown = await GTKTestEnvironment.pump(timeout: .seconds(15)) {
+                hint == nil ? window.lastFaceAssessment?.isRight == true && window.hint == nil
+                    : window.hint == hint?.message(for: .selfie)
+            }
+            #expect(shown, "\(String(describing: hint)): shown \(window.hint ?? "nothing")")
+            await GTKTestEnvironment.pump(for: .milliseconds(400))
+            let width = gtk_widget_get_allocated_width(window.window)
+            let height = gtk_widget_get_allocated_height(window.window)
+            let surface = try #require(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height))
+            let context = try #require(cairo_create(surface))
+            gtk_widget_draw(window.window, context)
+            cairo_destroy(context)
+            let shot = try #require(gdk_pixbuf_get_from_surface(surface, 0, 0, width, height))
+            cairo_surface_destroy(surface)
+            let name = "selfie-\(hint.map { "\($0)" } ?? "right").png"
+            let png = try #require(try? ImageEncoder.save(shot, as: .png(compression: 6)).get())
+            g_object_unref(UnsafeMutableRawPointer(shot))
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+        }
+        window.cancel(reason: "User cancelled the capture")
     }
 }
