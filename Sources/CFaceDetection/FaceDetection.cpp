@@ -21,10 +21,18 @@ struct gbg_face_finder {
     cv::CascadeClassifier profile;
     bool hasGlasses = false;
     bool hasProfile = false;
+    /// The further search (see gbg_face_finder_find) that found something on the last frame (-1: none),
+    /// the one whose turn is next, and for how many more frames a turned face seen lately still counts.
+    int sticky = -1;
+    int next = 0;
+    int turnedMemory = 0;
     cv::Mat grey, small, larger, eyeRegion, faceRegion, laplacian, flipped;
 };
 
 namespace {
+
+/// The searches made when no upright frontal face is found, one per frame in turn.
+enum ExtraSearch { kSmallFaces, kProfileLeft, kProfileRight, kTiltLeft, kTiltRight, kExtraSearches };
 
 /// Width the eye search and the face measures work at: eyes are then 20 to 32 pixels wide, just above the
 /// eye cascade's 20-pixel window.
@@ -189,46 +197,85 @@ extern "C" int gbg_face_finder_find(
         std::vector<cv::Rect> found;
         finder->face.detectMultiScale(finder->small, found, 1.1, 4, 0, cv::Size(minimum, minimum));
         double foundScale = scale;
-        if (found.empty() && smallWidth * 2 <= width) {
-            // Faces smaller than the cascade's window on the grey copy (a person far from the camera, to be
-            // told to move closer): searched again on a copy twice as wide, for those sizes only.
-            cv::resize(finder->grey, finder->larger, cv::Size(smallWidth * 2, smallHeight * 2), 0, 0, cv::INTER_AREA);
-            cv::equalizeHist(finder->larger, finder->larger);
-            cv::Size window = finder->face.getOriginalWindowSize();
-            int largest = std::max(window.width, minimum) * 2;
-            finder->face.detectMultiScale(
-                finder->larger, found, 1.1, 4, 0, cv::Size(minimum, minimum), cv::Size(largest, largest));
-            foundScale = scale / 2;
+        int foundOffset = 0;
+        int turned = 0;
+        if (found.empty()) {
+            // No frontal face of the usual sizes. One further search per frame, in turn, keeps the cost of an
+            // empty room low: faces too small for the cascade's window on the grey copy (searched on a copy
+            // twice as wide: a person far away is told to move closer), faces turned aside (the profile
+            // cascade, both ways) and faces tilted (the frontal cascade on the copy turned 20 degrees either
+            // way). A search that found something is tried first on the next frame. These search the middle
+            // three fifths of the picture only, where the oval is.
+            std::vector<cv::Rect> other;
+            cv::Rect middleSmall(smallWidth / 5, 0, smallWidth * 3 / 5, smallHeight);
+            cv::Mat centre = finder->small(middleSmall);
+            cv::Point2f middle(middleSmall.width / 2.0f, smallHeight / 2.0f);
+            auto run = [&](int kind) -> bool {
+                other.clear();
+                switch (kind) {
+                case kSmallFaces: {
+                    if (smallWidth * 2 > width) return false;
+                    int left = int(std::lround(middleSmall.x * scale));
+                    int across = std::min(width - left, int(std::lround(middleSmall.width * scale)));
+                    cv::resize(
+                        finder->grey(cv::Rect(left, 0, across, height)), finder->larger,
+                        cv::Size(middleSmall.width * 2, smallHeight * 2), 0, 0, cv::INTER_AREA);
+                    cv::equalizeHist(finder->larger, finder->larger);
+                    cv::Size window = finder->face.getOriginalWindowSize();
+                    int largest = std::max(window.width, minimum) * 2;
+                    finder->face.detectMultiScale(
+                        finder->larger, found, 1.15, 4, 0, cv::Size(minimum, minimum), cv::Size(largest, largest));
+                    foundScale = scale / 2;
+                    foundOffset = left;
+                    return !found.empty();
+                }
+                case kProfileLeft:
+                case kProfileRight:
+                    if (!finder->hasProfile) return false;
+                    if (kind == kProfileRight) cv::flip(centre, finder->flipped, 1);
+                    finder->profile.detectMultiScale(
+                        kind == kProfileRight ? finder->flipped : centre, other, 1.15, 4, 0,
+                        cv::Size(minimum, minimum));
+                    break;
+                default:
+                    cv::warpAffine(
+                        centre, finder->flipped,
+                        cv::getRotationMatrix2D(middle, kind == kTiltLeft ? 20.0 : -20.0, 1.0), centre.size(),
+                        cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+                    finder->face.detectMultiScale(finder->flipped, other, 1.15, 4, 0, cv::Size(minimum, minimum));
+                    break;
+                }
+                turned += int(other.size());
+                return !other.empty();
+            };
+            int tried = finder->sticky;
+            bool hit = tried >= 0 && run(tried);
+            if (!hit) {
+                finder->sticky = -1;
+                int kind = finder->next;
+                if (kind == tried) kind = (kind + 1) % kExtraSearches;
+                finder->next = (kind + 1) % kExtraSearches;
+                if (run(kind)) finder->sticky = kind;
+            }
+            // A turned face seen in the last few frames still counts, so that the searches taking turns do
+            // not make the answer flicker.
+            if (turned > 0) {
+                finder->turnedMemory = kExtraSearches;
+            } else if (found.empty() && finder->turnedMemory > 0) {
+                finder->turnedMemory -= 1;
+                turned = 1;
+            }
+        } else {
+            finder->sticky = -1;
+            finder->turnedMemory = 0;
         }
         std::sort(found.begin(), found.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
-        if (found.empty() && profiles != nullptr) {
-            // No frontal face: is there one turned aside (the profile cascade, both ways) or tilted (the
-            // frontal cascade on the picture turned 20 degrees either way)?
-            int turned = 0;
-            std::vector<cv::Rect> other;
-            if (finder->hasProfile) {
-                finder->profile.detectMultiScale(finder->small, other, 1.1, 4, 0, cv::Size(minimum, minimum));
-                turned += int(other.size());
-                cv::flip(finder->small, finder->flipped, 1);
-                finder->profile.detectMultiScale(finder->flipped, other, 1.1, 4, 0, cv::Size(minimum, minimum));
-                turned += int(other.size());
-            }
-            cv::Point2f middle(smallWidth / 2.0f, smallHeight / 2.0f);
-            for (double angle : {20.0, -20.0}) {
-                if (turned > 0) break;
-                cv::warpAffine(
-                    finder->small, finder->flipped, cv::getRotationMatrix2D(middle, angle, 1.0), finder->small.size(),
-                    cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-                finder->face.detectMultiScale(finder->flipped, other, 1.1, 4, 0, cv::Size(minimum, minimum));
-                turned += int(other.size());
-            }
-            *profiles = turned;
-        }
+        if (profiles != nullptr) *profiles = found.empty() ? turned : 0;
         int count = int(found.size());
         for (int index = 0; index < std::min(count, capacity); ++index) {
             const cv::Rect &small = found[size_t(index)];
             cv::Rect box(
-                int(std::lround(small.x * foundScale)), int(std::lround(small.y * foundScale)),
+                foundOffset + int(std::lround(small.x * foundScale)), int(std::lround(small.y * foundScale)),
                 int(std::lround(small.width * foundScale)), int(std::lround(small.height * foundScale)));
             box &= cv::Rect(0, 0, width, height);
             gbg_face &out = faces[index];

@@ -166,7 +166,8 @@ struct SelfieFaceWindowTests {
         for hint in hints {
             feed.play(try Self.frames(hint))
             let shown = await GTKTestEnvironment.pump(timeout: .seconds(15)) {
-                hint == nil ? window.lastFaceAssessment?.isRight == true && window.hint == nil
+                hint == nil
+                    ? window.lastFaceAssessment?.isRight == true && window.hint == nil
                     : window.hint == hint?.message(for: .selfie)
             }
             #expect(shown, "\(String(describing: hint)): shown \(window.hint ?? "nothing")")

@@ -43,9 +43,12 @@ void gbg_face_finder_destroy(gbg_face_finder *finder);
 /// `analysis_width` pixels wide; each face's eyes and measures come from the full-resolution picture.
 /// Writes up to `capacity` faces, largest first, and returns how many were found (possibly more than
 /// `capacity`), or -1 on an error. `min_face_share` is the smallest face width searched, as a share of the
-/// frame's width. When no frontal face is found, `*profiles` (if not NULL) is set to the number of faces
-/// seen turned aside (the profile cascade) or tilted (the frontal cascade on the picture turned 20 degrees
-/// either way); otherwise to 0.
+/// frame's width. When no frontal face of the usual sizes is found, one further search runs per call, in
+/// turn (the one that found something last time first): faces too small for the first search, faces turned
+/// aside (the profile cascade) and faces tilted (the frontal cascade on the picture turned 20 degrees either
+/// way). `*profiles` (if not NULL) is then set to the number of turned or tilted faces seen (a face seen so
+/// in the last few calls counts as one); otherwise to 0. Successive calls should be successive frames of
+/// one camera.
 int gbg_face_finder_find(
     gbg_face_finder *finder, const uint8_t *rgb, int width, int height, int stride, int analysis_width,
     float min_face_share, gbg_face *faces, int capacity, int *profiles);
