@@ -26,6 +26,9 @@ struct gbg_face_finder {
     int sticky = -1;
     int next = 0;
     int turnedMemory = 0;
+    /// Frames with a face since the last search for smaller faces beside them, and how many it found.
+    int companionTurn = 0;
+    int companions = 0;
     cv::Mat grey, small, larger, eyeRegion, faceRegion, laplacian, flipped;
 };
 
@@ -71,6 +74,31 @@ bool pickPair(const std::vector<cv::Rect> &eyes, int width, cv::Point2f &left, c
         }
     }
     return best >= 0;
+}
+
+/// Faces too small for the cascade's window on the grey copy, in `middle` (a part of that copy), searched on
+/// the full-resolution grey picture scaled to `factor` times the copy's size, for face sizes up to `factor`
+/// times the window. `found` is in that scale, from `left` (in frame pixels); returns false when the frame
+/// is too small for it.
+bool findSmallFaces(
+    gbg_face_finder &finder, const cv::Rect &middle, double scale, double factor, int minimum,
+    std::vector<cv::Rect> &found, int &left) {
+    int width = finder.grey.cols;
+    int height = finder.grey.rows;
+    if (double(finder.small.cols) * factor > width) return false;
+    left = int(std::lround(middle.x * scale));
+    int across = std::min(width - left, int(std::lround(middle.width * scale)));
+    cv::resize(
+        finder.grey(cv::Rect(left, 0, across, height)), finder.larger,
+        cv::Size(int(std::lround(middle.width * factor)), int(std::lround(middle.height * factor))), 0, 0,
+        cv::INTER_AREA);
+    cv::equalizeHist(finder.larger, finder.larger);
+    cv::Size window = finder.face.getOriginalWindowSize();
+    int largest = int(std::max(window.width, minimum) * factor);
+    // The narrower range of sizes at 1.5 times is covered in coarser steps.
+    finder.face.detectMultiScale(
+        finder.larger, found, factor < 2 ? 1.2 : 1.15, 4, 0, cv::Size(minimum, minimum), cv::Size(largest, largest));
+    return true;
 }
 
 /// Eyes in the upper part of `box` (full-resolution grey), as frame coordinates.
@@ -198,6 +226,8 @@ extern "C" int gbg_face_finder_find(
         finder->face.detectMultiScale(finder->small, found, 1.1, 4, 0, cv::Size(minimum, minimum));
         double foundScale = scale;
         int foundOffset = 0;
+        int companions = 0;
+        cv::Rect middleSmall(smallWidth / 5, 0, smallWidth * 3 / 5, smallHeight);
         int turned = 0;
         if (found.empty()) {
             // No frontal face of the usual sizes. One further search per frame, in turn, keeps the cost of an
@@ -207,28 +237,15 @@ extern "C" int gbg_face_finder_find(
             // way). A search that found something is tried first on the next frame. These search the middle
             // three fifths of the picture only, where the oval is.
             std::vector<cv::Rect> other;
-            cv::Rect middleSmall(smallWidth / 5, 0, smallWidth * 3 / 5, smallHeight);
             cv::Mat centre = finder->small(middleSmall);
             cv::Point2f middle(middleSmall.width / 2.0f, smallHeight / 2.0f);
             auto run = [&](int kind) -> bool {
                 other.clear();
                 switch (kind) {
-                case kSmallFaces: {
-                    if (smallWidth * 2 > width) return false;
-                    int left = int(std::lround(middleSmall.x * scale));
-                    int across = std::min(width - left, int(std::lround(middleSmall.width * scale)));
-                    cv::resize(
-                        finder->grey(cv::Rect(left, 0, across, height)), finder->larger,
-                        cv::Size(middleSmall.width * 2, smallHeight * 2), 0, 0, cv::INTER_AREA);
-                    cv::equalizeHist(finder->larger, finder->larger);
-                    cv::Size window = finder->face.getOriginalWindowSize();
-                    int largest = std::max(window.width, minimum) * 2;
-                    finder->face.detectMultiScale(
-                        finder->larger, found, 1.15, 4, 0, cv::Size(minimum, minimum), cv::Size(largest, largest));
+                case kSmallFaces:
+                    if (!findSmallFaces(*finder, middleSmall, scale, 2, minimum, found, foundOffset)) return false;
                     foundScale = scale / 2;
-                    foundOffset = left;
                     return !found.empty();
-                }
                 case kProfileLeft:
                 case kProfileRight:
                     if (!finder->hasProfile) return false;
@@ -268,11 +285,35 @@ extern "C" int gbg_face_finder_find(
         } else {
             finder->sticky = -1;
             finder->turnedMemory = 0;
+            // A second, smaller face (someone further back) escapes the first search when it is under the
+            // cascade's window there: every third frame with a face, the small-face search looks for more,
+            // and what it finds away from the faces already found counts until its next turn. It looks at 1.5
+            // times the grey copy's size: a face of about two thirds of the window there.
+            finder->companionTurn = (finder->companionTurn + 1) % 3;
+            if (finder->companionTurn == 0) {
+                std::vector<cv::Rect> smaller;
+                int left = 0;
+                finder->companions = 0;
+                if (findSmallFaces(*finder, middleSmall, scale, 1.5, minimum, smaller, left)) {
+                    for (const cv::Rect &candidate : smaller) {
+                        cv::Point2d centre(
+                            left + (candidate.x + candidate.width / 2.0) * scale / 1.5,
+                            (candidate.y + candidate.height / 2.0) * scale / 1.5);
+                        bool known = false;
+                        for (const cv::Rect &face : found) {
+                            cv::Rect2d box(face.x * scale, face.y * scale, face.width * scale, face.height * scale);
+                            if (box.contains(centre)) known = true;
+                        }
+                        if (!known) finder->companions += 1;
+                    }
+                }
+            }
+            companions = finder->companions;
         }
         std::sort(found.begin(), found.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
         if (profiles != nullptr) *profiles = found.empty() ? turned : 0;
-        int count = int(found.size());
-        for (int index = 0; index < std::min(count, capacity); ++index) {
+        int count = int(found.size()) + companions;
+        for (int index = 0; index < std::min(int(found.size()), capacity); ++index) {
             const cv::Rect &small = found[size_t(index)];
             cv::Rect box(
                 foundOffset + int(std::lround(small.x * foundScale)), int(std::lround(small.y * foundScale)),

@@ -47,8 +47,10 @@ void gbg_face_finder_destroy(gbg_face_finder *finder);
 /// turn (the one that found something last time first): faces too small for the first search, faces turned
 /// aside (the profile cascade) and faces tilted (the frontal cascade on the picture turned 20 degrees either
 /// way). `*profiles` (if not NULL) is then set to the number of turned or tilted faces seen (a face seen so
-/// in the last few calls counts as one); otherwise to 0. Successive calls should be successive frames of
-/// one camera.
+/// in the last few calls counts as one); otherwise to 0. When faces are found, every third call also looks
+/// for smaller faces beside them (someone further back); those count in the returned number (not
+/// described in `faces`) until the next such look. Successive calls should be successive frames of one
+/// camera.
 int gbg_face_finder_find(
     gbg_face_finder *finder, const uint8_t *rgb, int width, int height, int stride, int analysis_width,
     float min_face_share, gbg_face *faces, int capacity, int *profiles);

@@ -97,7 +97,8 @@ public struct DetectedFace: Sendable, Equatable {
 public struct FaceFinding: Sendable, Equatable {
     /// The faces, largest first (at most ``FaceFinder/maximumFaces``).
     public var faces: [DetectedFace]
-    /// How many frontal faces were found (may exceed `faces.count`).
+    /// How many frontal faces were found (may exceed `faces.count`: also smaller faces beside the largest,
+    /// looked for every third frame and not described).
     public var count: Int
     /// Faces seen turned aside or tilted, counted only when no upright frontal face was found.
     public var profiles: Int
