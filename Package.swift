@@ -77,10 +77,13 @@ let package = Package(
             name: "PipeWireCapture", dependencies: ["CGStreamer", "BlockingWork", "VideoFrame"], swiftSettings: strict),
         // Faces and eyes in selfie frames: OpenCV's cascade classifiers (Debian's libopencv-objdetect, the
         // cascades from opencv-data) behind a plain C interface. OpenCV 4.6 ships no pkg-config file
-        // without the whole libopencv-dev, so the include path and libraries are named here.
+        // without the whole libopencv-dev, so the libraries are named here, and its headers are reached
+        // through opencv/opencv2, a link to Debian's /usr/include/opencv4/opencv2 (no unsafe flags, so
+        // the package can still be depended on by version).
         .target(
             name: "CFaceDetection",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+            exclude: ["opencv"],
+            cxxSettings: [.headerSearchPath("opencv")],
             linkerSettings: [
                 .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),
