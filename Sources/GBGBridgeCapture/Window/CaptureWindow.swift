@@ -58,8 +58,9 @@ public final class CaptureWindow {
     /// Guidance hints and document auto-capture for the live preview.
     private var guidance: CaptureGuidance
     /// Whether a document photo is taken by itself once the document has been ready (in the guide, steady,
-    /// sharp, no glare, well exposed) for ``autoCaptureHold``. Only for documents, and never in unattended
-    /// runs (`autoCaptureAfter`). Can be changed while the window is open.
+    /// sharp, no glare, well exposed) for ``autoCaptureHold``, and a selfie once the face has been right as
+    /// long (only with the face finder). Never in unattended runs (`autoCaptureAfter`). Can be changed while
+    /// the window is open.
     public var documentAutoCapture: Bool {
         didSet { autoCaptureSettingChanged() }
     }
@@ -519,7 +520,7 @@ public final class CaptureWindow {
 
     // MARK: Document auto-capture
 
-    /// Whether this window takes document photos by itself now.
+    /// Whether this window takes photos by itself now (documents, and selfies guided by the face).
     private var autoCaptures: Bool {
         (kind == .document || liveFace != nil) && documentAutoCapture && autoCaptureAfter == nil
     }
