@@ -75,11 +75,23 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .target(
             name: "PipeWireCapture", dependencies: ["CGStreamer", "BlockingWork", "VideoFrame"], swiftSettings: strict),
+        // Faces and eyes in selfie frames: OpenCV's cascade classifiers (Debian's libopencv-objdetect, the
+        // cascades from opencv-data) behind a plain C interface. OpenCV 4.6 ships no pkg-config file
+        // without the whole libopencv-dev, so the libraries are named here, and its headers are reached
+        // through opencv/opencv2, a link to Debian's /usr/include/opencv4/opencv2 (no unsafe flags, so
+        // the package can still be depended on by version).
+        .target(
+            name: "CFaceDetection",
+            exclude: ["opencv"],
+            cxxSettings: [.headerSearchPath("opencv")],
+            linkerSettings: [
+                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+            ]),
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
-                "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame",
+                "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame", "CFaceDetection",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
@@ -141,6 +153,10 @@ let package = Package(
             path: "Benchmarks/CaptureBenchmarks",
             swiftSettings: strict
         ),
+
+        .executableTarget(
+            name: "gbgbridge-selfie-bench", dependencies: ["GBGBridgeCapture", "VideoFrame"],
+            path: "Benchmarks/SelfieBenchmarks", swiftSettings: strict),
 
         .executableTarget(
             name: "gbgbridge-nfc-bench", dependencies: ["EMRTD", "PCSCReader"], path: "Benchmarks/NFCBenchmarks",

@@ -35,6 +35,8 @@ packages=(
 ensure_packages setup "${packages[@]}"
 # Built here, not tracked: about 30 seconds, and nothing to do when it is up to date.
 "$(dirname "$0")/build-ocrb-model.sh"
+# Photos of faces (and of no face) for the selfie window tests and benchmark, from Debian's scikit-image.
+"$(dirname "$0")/face-pictures.sh"
 
 if ! command -v swift >/dev/null 2>&1; then
     if [ -x /opt/swift/usr/bin/swift ]; then

@@ -223,9 +223,11 @@ func run() async {
             action: "camera.document.capture", data: kind == .document ? ["side": .string("front")] : nil))
     var finished: CaptureOutcome?
     let autoCaptureTrigger = state == "autocapture" ? option("--auto-capture-when") : nil
+    // The states are set by hand (the hint shown is the one asked for), so the selfie's face guidance,
+    // which would replace it with its own hint for the synthetic desk, stays off.
     let window = CaptureWindow(
         kind: kind, request: request, sources: sources, selfieCountdown: 3,
-        documentAutoCapture: state == "autocapture" && autoCaptureTrigger == nil
+        documentAutoCapture: state == "autocapture" && autoCaptureTrigger == nil, faceFinder: nil
     ) { result in
         finished = result
         switch result {

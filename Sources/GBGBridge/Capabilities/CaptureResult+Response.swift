@@ -23,7 +23,7 @@ extension CaptureResult {
             if let mrz = document.mrz { data["mrz"] = mrz }
             return data
         case .selfie(let selfie):
-            return [
+            var data: [String: JSONValue] = [
                 "imageBase64": .string(selfie.previewImageData.base64EncodedString()),
                 "imageWidth": .number(Double(selfie.width)),
                 "imageHeight": .number(Double(selfie.height)),
@@ -31,6 +31,8 @@ extension CaptureResult {
                 "encryptedBlobBase64": .string(selfie.encryptedBlob.base64EncodedString()),
                 "unencryptedBlobBase64": .string(selfie.unencryptedBlob.base64EncodedString()),
             ]
+            if let face = selfie.face { data["face"] = face }
+            return data
         case .cancelled(let reason):
             return ["reason": .string(reason)]
         case .failed:

@@ -14,6 +14,9 @@ public struct SelfieCaptureResult: Sendable, Hashable {
     public var encryptedBlob: Data
     /// The unencrypted biometric package (sent as `unencryptedBlobBase64`).
     public var unencryptedBlob: Data
+    /// What the host measured of the face in the photo (sent as `face`; absent when the host does not find
+    /// faces, as on iOS). Not part of the sealed package.
+    public var face: JSONValue?
 
     public init(
         previewImageData: Data,
@@ -21,7 +24,8 @@ public struct SelfieCaptureResult: Sendable, Hashable {
         height: Int,
         mimeType: String = "image/jpeg",
         encryptedBlob: Data,
-        unencryptedBlob: Data
+        unencryptedBlob: Data,
+        face: JSONValue? = nil
     ) {
         self.previewImageData = previewImageData
         self.width = width
@@ -29,5 +33,6 @@ public struct SelfieCaptureResult: Sendable, Hashable {
         self.mimeType = mimeType
         self.encryptedBlob = encryptedBlob
         self.unencryptedBlob = unencryptedBlob
+        self.face = face
     }
 }

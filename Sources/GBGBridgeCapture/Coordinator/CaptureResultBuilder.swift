@@ -131,9 +131,11 @@ public enum CaptureResultBuilder {
         }
     }
 
-    /// A selfie result from the chosen frame and the frames before it (oldest first).
+    /// A selfie result from the chosen frame and the frames before it (oldest first). With `faceFinder` (by
+    /// default the process's), the answer's `face` says what was found in the chosen frame, in its pixels.
     public static func selfie(
-        chosen: RGBFrame, earlier: [RGBFrame], device: String, recipient: Curve25519.KeyAgreement.PublicKey
+        chosen: RGBFrame, earlier: [RGBFrame], device: String, recipient: Curve25519.KeyAgreement.PublicKey,
+        faceFinder: FaceFinder? = FaceFinder.shared
     ) throws(BuildError) -> SelfieCaptureResult {
         var frames: [SelfiePackage.Frame] = []
         do {
@@ -150,7 +152,9 @@ public enum CaptureResultBuilder {
         let package = SelfiePackage(
             device: device, createdAtMilliseconds: nowMilliseconds(), frames: frames,
             chosenFrameIndex: frames.count - 1)
-        return try sealedResult(package, recipient: recipient)
+        var result = try sealedResult(package, recipient: recipient)
+        result.face = faceFinder?.find(chosen).bridgeValue()
+        return result
     }
 
     /// A selfie result from a PNG or JPEG file's bytes: the image is the preview and the package's only frame.

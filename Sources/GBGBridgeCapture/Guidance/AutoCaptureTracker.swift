@@ -153,7 +153,11 @@ public struct AutoCaptureTracker: Sendable, Equatable {
 
     /// Takes the signals of the frame stamped `timestampNanoseconds` (monotonic).
     public mutating func update(with signals: AutoCaptureSignals, timestampNanoseconds now: UInt64) -> Update {
-        let ready = signals.isReady
+        update(ready: signals.isReady, timestampNanoseconds: now)
+    }
+
+    /// Takes whether the frame stamped `timestampNanoseconds` (monotonic) is ready (a selfie's face, for one).
+    public mutating func update(ready: Bool, timestampNanoseconds now: UInt64) -> Update {
         let hold = Self.nanoseconds(holdTime)
         switch state {
         case .fired:

@@ -29,6 +29,9 @@ public struct CaptureGuidance: Sendable {
     public var autoCapture: DocumentAutoCapture
     /// What the last analysed frame measured, if any.
     public private(set) var lastMeasurement: GuidanceMeasurement?
+    /// Set while a face finder guides a selfie: the plain picture hint is then not shown by itself; the face
+    /// check's hint comes through ``reportFaceHint(_:)``.
+    public var faceGuided = false
 
     /// Guidance for captures of `kind`.
     public init(kind: CaptureKind, autoCapture: DocumentAutoCapture = DocumentAutoCapture()) {
@@ -57,8 +60,22 @@ public struct CaptureGuidance: Sendable {
                 mrzFound: mrzFound, counting: counting, frame: frame)
             if let signals = autoCapture.lastSignals { hint = signals.hint }
         }
+        guard !faceGuided else { return Step(analysed: true, hintChanged: false, autoCapture: update) }
         let changed = monitor.report(hint) != .unchanged
         return Step(analysed: true, hintChanged: changed, autoCapture: update)
+    }
+
+    /// Takes the hint a face finding calls for (``SelfieFaceCheck``), steadied as the picture hints are;
+    /// returns true when the hint to show changed.
+    public mutating func reportFaceHint(_ hint: GuidanceHint?) -> Bool {
+        monitor.report(hint) != .unchanged
+    }
+
+    /// The plain picture hint of the last analysed frame when it is about light (too dark, too bright).
+    public var pictureLightHint: GuidanceHint? {
+        guard let lastMeasurement else { return nil }
+        let hint = lastMeasurement.hint(monitor.analyzer.thresholds)
+        return hint == .tooDark || hint == .tooBright ? hint : nil
     }
 
     /// Starts the hints over (another camera, or back to live after a review).

@@ -152,6 +152,14 @@ struct CaptureFlow: Equatable {
         return .takePhoto
     }
 
+    /// Selfie auto-capture: the face was right long enough. Takes the photo for review at once (a running
+    /// countdown ends early); nothing for documents or outside the live preview.
+    mutating func faceReady() -> Effect? {
+        guard phase == .live || phase.isCountdown, !isDocument else { return nil }
+        phase = .reviewing
+        return .takePhoto
+    }
+
     /// Back from review to the live preview (or to the failure, if the camera failed meanwhile).
     mutating func retake() -> Effect? {
         guard phase == .reviewing else { return nil }

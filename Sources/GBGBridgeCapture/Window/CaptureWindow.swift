@@ -24,6 +24,12 @@ import VideoFrame
 /// sharp, without glare and well exposed for ``autoCaptureHold``: while it counts, the guide turns green and
 /// is traced round, a progress bar fills, and "Hold still, taking the photo…" is announced (at most every
 /// few seconds). The photo then goes to review as after Capture; Capture and Cancel work all along.
+///
+/// Selfies are guided by the face itself when the face finder is available (``FaceFinder``, OpenCV's
+/// cascades from opencv-data): one hint at a time (no face, several faces, closer or back, centre, facing
+/// the camera, light, hold still), the oval turns green while the face is right, and the photo is taken by
+/// itself once it has been right for ``autoCaptureHold`` (with the same switch as documents). Without the
+/// finder (opencv-data missing) selfies keep the picture hints and Capture; the reason is logged once.
 @MainActor
 public final class CaptureWindow {
     let kind: CaptureKind
@@ -52,8 +58,9 @@ public final class CaptureWindow {
     /// Guidance hints and document auto-capture for the live preview.
     private var guidance: CaptureGuidance
     /// Whether a document photo is taken by itself once the document has been ready (in the guide, steady,
-    /// sharp, no glare, well exposed) for ``autoCaptureHold``. Only for documents, and never in unattended
-    /// runs (`autoCaptureAfter`). Can be changed while the window is open.
+    /// sharp, no glare, well exposed) for ``autoCaptureHold``, and a selfie once the face has been right as
+    /// long (only with the face finder). Never in unattended runs (`autoCaptureAfter`). Can be changed while
+    /// the window is open.
     public var documentAutoCapture: Bool {
         didSet { autoCaptureSettingChanged() }
     }
@@ -61,6 +68,7 @@ public final class CaptureWindow {
     public var autoCaptureHold: Duration = AutoCaptureTracker.defaultHoldTime {
         didSet {
             guidance.autoCapture = DocumentAutoCapture(tracker: AutoCaptureTracker(holdTime: autoCaptureHold))
+            faceTracker = AutoCaptureTracker(holdTime: autoCaptureHold)
             autoCaptureSettingChanged()
         }
     }
@@ -72,6 +80,14 @@ public final class CaptureWindow {
     public var liveMRZ: LiveMRZReader? {
         didSet { connectLiveMRZ() }
     }
+    /// Finds the face in a selfie preview; nil for documents, or when face finding is off.
+    let liveFace: LiveFaceFinder?
+    /// Judges each face finding and says what to change first.
+    private var faceCheck = SelfieFaceCheck()
+    /// Readiness of the face over time (selfie auto-capture).
+    private var faceTracker = AutoCaptureTracker()
+    /// What the last face finding showed (tests and diagnostics).
+    public private(set) var lastFaceAssessment: FaceAssessment?
     /// When the live reader last said it had read the zone (and still agreed with itself).
     private var liveMRZReadAt: ContinuousClock.Instant?
     /// How far the auto-capture cue has filled (0...1) while it runs; nil when it does not (for tests and
@@ -122,13 +138,15 @@ public final class CaptureWindow {
     ///   - autoCaptureAfter: when set, the window captures and uses the photo by itself after this much
     ///     preview, without a countdown (unattended runs).
     ///   - selfieCountdown: seconds counted down after Capture before a selfie is taken (0: none).
-    ///   - documentAutoCapture: take a document photo by itself once the document is ready
-    ///     (``documentAutoCapture``); false leaves it to Capture.
+    ///   - documentAutoCapture: take a document photo by itself once the document is ready, and a selfie
+    ///     once the face is right (``documentAutoCapture``); false leaves it to Capture.
+    ///   - faceFinder: finds faces in a selfie preview (by default the process's, nil when opencv-data is
+    ///     missing); nil turns face guidance off.
     ///   - onFinish: called with the photo, or with why there is none.
     public init(
         kind: CaptureKind, request: BridgeMessage?, sources: [any FrameSource], initialSource: Int = 0,
         autoCaptureAfter: Duration? = nil, selfieCountdown: Int = 3, documentAutoCapture: Bool = true,
-        onFinish: @escaping @MainActor (CaptureOutcome) -> Void
+        faceFinder: FaceFinder? = FaceFinder.shared, onFinish: @escaping @MainActor (CaptureOutcome) -> Void
     ) {
         precondition(!sources.isEmpty, "a capture window needs at least one frame source")
         self.kind = kind
@@ -139,6 +157,8 @@ public final class CaptureWindow {
         self.onFinish = onFinish
         self.flow = CaptureFlow(kind: kind, countdownSeconds: selfieCountdown)
         self.guidance = CaptureGuidance(kind: kind)
+        self.liveFace = kind == .selfie ? faceFinder.map { LiveFaceFinder(finder: $0) } : nil
+        guidance.faceGuided = liveFace != nil
         self.cameraNames = CameraNames.display(sources.map(\.name))
         self.renderer = PreviewRenderer(kind: kind)
         renderer.placeholder = tr("Starting the camera…")
@@ -160,6 +180,7 @@ public final class CaptureWindow {
         buildLayout(request: request)
         describeForAssistiveTechnologies()
         connectSignals()
+        connectLiveFace()
         render()
     }
 
@@ -252,7 +273,9 @@ public final class CaptureWindow {
         Accessibility.describe(statusIcon, name: tr("Problem"))
         Accessibility.describe(
             autoCaptureBar, name: tr("Automatic photo"), role: ATK_ROLE_PROGRESS_BAR,
-            description: tr("Fills while the document is held still in the frame. The photo is taken when it is full."))
+            description: kind == .document
+                ? tr("Fills while the document is held still in the frame. The photo is taken when it is full.")
+                : tr("Fills while your face is right in the oval. The photo is taken when it is full."))
         Accessibility.describe(captureButton, description: tr("Takes the photo from the camera picture."))
         Accessibility.describe(retakeButton, description: tr("Discards this photo and goes back to the camera."))
         Accessibility.describe(useButton, description: tr("Sends this photo."))
@@ -432,9 +455,42 @@ public final class CaptureWindow {
         framesShown += 1
         gtk_widget_queue_draw(preview)
         if kind == .document, flow.phase == .live { liveMRZ?.offer(frame) }
+        if flow.phase == .live || flow.phase.isCountdown { liveFace?.offer(frame) }
         let step = guidance.process(frame, mrzFound: mrzFound, autoCapture: autoCaptures && flow.phase == .live)
         if step.hintChanged { showHint(guidance.hint?.message(for: kind)) }
         autoCaptureUpdated(step.autoCapture)
+    }
+
+    // MARK: Selfie face guidance
+
+    private func connectLiveFace() {
+        liveFace?.onFinding = { [weak self] finding in self?.faceFound(finding) }
+    }
+
+    /// Judges a face finding: the hint, the oval's colour, and (while auto-capture is on) the count.
+    private func faceFound(_ finding: FaceFinding) {
+        guard !isClosed, flow.phase == .live || flow.phase.isCountdown else { return }
+        let assessment = faceCheck.assess(finding, pictureHint: guidance.pictureLightHint)
+        lastFaceAssessment = assessment
+        if guidance.reportFaceHint(assessment.hint) { showHint(guidance.hint?.message(for: kind)) }
+        if renderer.guideRight != assessment.isRight {
+            renderer.guideRight = assessment.isRight
+            gtk_widget_queue_draw(preview)
+        }
+        guard autoCaptures else { return }
+        autoCaptureUpdated(
+            faceTracker.update(ready: assessment.isRight, timestampNanoseconds: finding.timestampNanoseconds))
+    }
+
+    /// Starts face guidance over: the hint, the oval and the count (with `waitForChange`, the count waits for
+    /// a finding that is not right first, as after Retake).
+    private func resetFaceGuidance(waitForChange: Bool = false) {
+        guard liveFace != nil else { return }
+        liveFace?.reset()
+        faceCheck.reset()
+        faceTracker.reset(waitForChange: waitForChange)
+        renderer.guideRight = false
+        lastFaceAssessment = nil
     }
 
     private func connectLiveMRZ() {
@@ -450,6 +506,9 @@ public final class CaptureWindow {
     }
 
     private var readyText: String {
+        if kind == .selfie && autoCaptures {
+            return tr("Ready. Look at the camera with your face inside the oval to take the photo, or press Capture.")
+        }
         if kind == .selfie && flow.usesCountdown {
             return tr("Ready. Press Capture, then hold still while the countdown runs.")
         }
@@ -461,8 +520,10 @@ public final class CaptureWindow {
 
     // MARK: Document auto-capture
 
-    /// Whether this window takes document photos by itself now.
-    private var autoCaptures: Bool { kind == .document && documentAutoCapture && autoCaptureAfter == nil }
+    /// Whether this window takes photos by itself now (documents, and selfies guided by the face).
+    private var autoCaptures: Bool {
+        (kind == .document || liveFace != nil) && documentAutoCapture && autoCaptureAfter == nil
+    }
 
     /// Shows what the readiness tracker decided: the cue filling, taken away (quietly), or the photo taken.
     private func autoCaptureUpdated(_ update: AutoCaptureTracker.Update) {
@@ -479,7 +540,7 @@ public final class CaptureWindow {
             setStatus(readyText)
         case .fire:
             showAutoCaptureCue(nil)
-            perform(flow.documentReady(), automatic: true)
+            perform(kind == .document ? flow.documentReady() : flow.faceReady(), automatic: true)
         }
     }
 
@@ -496,6 +557,7 @@ public final class CaptureWindow {
     /// Auto-capture was switched on or off, or its timing changed: the count starts again.
     private func autoCaptureSettingChanged() {
         guidance.resetAutoCapture()
+        faceTracker.reset()
         showAutoCaptureCue(nil)
         guard !isClosed else { return }
         if phase == .live { setStatus(readyText) }
@@ -514,6 +576,7 @@ public final class CaptureWindow {
         flow.restarting()
         countdownTask?.cancel()
         guidance.resetAutoCapture()
+        resetFaceGuidance()
         showAutoCaptureCue(nil)
         renderer.clear()
         renderer.stillBadge = nil
@@ -571,6 +634,7 @@ public final class CaptureWindow {
         mrzFound = false
         // The same picture is not taken again by itself: the document must change (move, leave) first.
         guidance.resetAutoCapture(waitForChange: true)
+        resetFaceGuidance(waitForChange: true)
         let effect = flow.retake()
         if effect == nil {
             renderer.stillBadge = nil
@@ -776,7 +840,8 @@ public final class CaptureWindow {
             guidance.resetHints()
             showHint(nil)
         }
-        if phase != .live { showAutoCaptureCue(nil) }
+        if phase != .live && !(liveFace != nil && phase.isCountdown) { showAutoCaptureCue(nil) }
+        if !flow.showsLivePreview { renderer.guideRight = false }
         gtk_widget_set_visible(autoCaptureBar, autoCaptures && phase == .live ? 1 : 0)
         let still = flow.showsStill
         if let object = gtk_widget_get_accessible(preview) {

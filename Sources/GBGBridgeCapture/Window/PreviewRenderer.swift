@@ -21,6 +21,8 @@ public final class PreviewRenderer {
     /// When set, document auto-capture is counting: the guide turns green and a thick green line traces it
     /// this share (0...1) of the way round.
     public var autoCaptureProgress: Double?
+    /// When true, the subject is right in the guide (a selfie's face): the outline turns green.
+    public var guideRight = false
 
     /// A renderer with no image yet.
     public init(kind: CaptureKind) {
@@ -187,6 +189,10 @@ public final class PreviewRenderer {
                 cairo_set_line_width(cr, 8)
                 cairo_stroke(cr)
             }
+        } else if guideRight {
+            cairo_set_source_rgba(cr, 0.2, 0.8, 0.35, 0.95)
+            cairo_set_line_width(cr, 4)
+            cairo_stroke(cr)
         } else {
             cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
             cairo_set_line_width(cr, 3)
