@@ -67,6 +67,7 @@ mkdir -p .build
 rm -f .build/examples-test.status
 (
     nice -n 19 swift build -c release --product gbgbridge-mrz-bench
+    nice -n 19 swift build -c release --product gbgbridge-selfie-bench
     nice -n 19 scripts/tsan.sh --build-only
     [ $skip_install_test = 1 ] || nice -n 19 packaging/build-deb.sh --build-only
     # The embedder's path (a scratch clone tagged by scripts/release.sh, Examples/ built against the
@@ -91,6 +92,8 @@ stage "nfc.read end to end: a virtual passport behind a private pcscd" scripts/n
 wait "$mrz_set_generation" || true
 stage "MRZ benchmark: 720 generated document photos (200 real-looking) read as stills, 40 as a live preview, PassportEye beside it on a third (docs/mrz.md)" \
     scripts/mrz-bench.sh
+stage "selfie face finding benchmark: detection, false faces, two faces, CPU per 720p frame (docs/selfie-guidance.md)" \
+    scripts/selfie-bench.sh
 stage "WebDriver: Selenium drives the demo journey through WebKitWebDriver (Xvfb)" scripts/webdriver-test.sh --no-build
 stage "Wayland, no X server: the journey, capture dialog and camera prompt under headless weston, the window tests, WebDriver, a kiosk under cage" \
     scripts/wayland-test.sh --no-build
