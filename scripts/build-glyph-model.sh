@@ -9,7 +9,7 @@
 # The model is tracked in git (a few hundred kilobytes), so setup and packaging do not run this;
 # run it after changing the training script, and record the new checksum in docs/mrz.md.
 # Reproducible: every random choice comes from seeded generators and numpy runs on one thread, so
-# the same script, font, numpy and Pillow give the same bytes. Takes about 10 minutes on two cores.
+# the same script, font, numpy and Pillow give the same bytes. Takes 10 to 15 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

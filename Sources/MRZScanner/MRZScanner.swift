@@ -94,13 +94,17 @@ public final class MRZScanner {
 
     /// Reads the zone in `image`.
     ///
-    /// A still scan reports a zone when two differently prepared crops read it the same, or when
-    /// one crop read it with certainty: every check digit held on the characters as read (no
-    /// repair), the engine had no doubt that could make another valid zone (``AmbiguityCheck``),
-    /// and no character of the zone's lines was read with less than ``singleReadingConfidence``
+    /// Every crop is read by Tesseract and, when the glyph model was found, by ``glyphReader``. A
+    /// still scan reports a zone when the two readers read it the same (from any crops), or when one
+    /// reader, and no other valid zone from the other reader, confirms it: two differently prepared
+    /// crops read it the same, or one crop read it with certainty: every check digit held on the
+    /// characters as read (no repair), the reader had no doubt that could make another valid zone
+    /// (``AmbiguityCheck``), and no character of the zone's lines was read with less than
+    /// ``singleReadingConfidence`` (``singleGlyphConfidence`` for the glyph reader)
     /// (``MRZScan/isConfirmed``). Two misreads can cancel out in a check digit, and names have no
     /// check digit at all, so a reading with a repair or a weak character needs a second crop. A
-    /// live scan reads one crop; the frames confirm each other in ``MRZVoter``.
+    /// live scan reads one crop; the frames confirm each other in ``MRZVoter`` (a frame whose two
+    /// readers read different valid zones does not vote).
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
         let upright = scanAsHeld(image, effort: effort)
         // A page photographed sideways: when no valid zone was read, the still is read again
