@@ -79,7 +79,7 @@ struct ShellUsageTests {
             (["/nonexistent/journey.html"], "does not exist"),
             (["example.com"], "include the scheme"),
             (["--camera", "video0"], "--camera takes a device"),
-            (["--selfie-recipient-key", ShellRun.fixture("document.png")], "not an X25519 public key"),
+            (["--selfie-recipient-key", ShellRun.fixture("journey-basic.html")], "not an X25519 public key"),
             (
                 ["--window-size", "big"],
                 "--window-size must be WIDTHxHEIGHT in pixels such as 1280x900 (from 320x240 to 7680x4320), not 'big'"
