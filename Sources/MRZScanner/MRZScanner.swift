@@ -80,8 +80,8 @@ public final class MRZScanner {
     /// The most crops a still scan gives the engine. The scan's result depends on this count, not
     /// on time: a slow or busy machine reads the same photo the same way, only more slowly.
     public static let stillCropLimit = 18
-    /// A safety cap, not a budget: a still scan starts no new crop after this long (a photo that
-    /// reads at all reads in well under a second of a quiet machine's time).
+    /// A safety cap, not a budget: a still scan starts no new crop after this long, upright and turned a quarter
+    /// together (a photo that reads at all reads in well under a second of a quiet machine's time).
     public static let stillSafetyCap = Duration.seconds(20)
     /// How long the engine may take over one crop, as a safety cap: a zone reads in tens of
     /// milliseconds, a crop of noise in up to a few hundred; only a pathological crop meets it.
@@ -106,11 +106,12 @@ public final class MRZScanner {
     /// live scan reads one crop; the frames confirm each other in ``MRZVoter`` (a frame whose two
     /// readers read different valid zones does not vote).
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
-        let upright = scanAsHeld(image, effort: effort)
+        let started = ContinuousClock.now
+        let upright = scanAsHeld(image, effort: effort, started: started)
         // A page photographed sideways: when no valid zone was read, the still is read again
         // turned a quarter; the crops' half turn covers the other quarter.
         guard effort == .still, !upright.reading.isValid else { return upright }
-        let turned = scanAsHeld(image.turnedQuarter(), effort: effort)
+        let turned = scanAsHeld(image.turnedQuarter(), effort: effort, started: started)
         guard turned.reading.isValid else { return upright }
         return MRZScan(
             reading: turned.reading, zone: nil, candidateCount: upright.candidateCount + turned.candidateCount,
@@ -118,9 +119,8 @@ public final class MRZScanner {
             confirmation: turned.confirmation, lowestConfidence: turned.lowestConfidence)
     }
 
-    private func scanAsHeld(_ image: GrayImage, effort: Effort) -> MRZScan {
-        let clock = ContinuousClock()
-        let start = clock.now
+    /// One orientation of a scan that began at `started` (the safety cap counts from there, both turns together).
+    private func scanAsHeld(_ image: GrayImage, effort: Effort, started: ContinuousClock.Instant) -> MRZScan {
         let candidates = MRZLocator.locate(in: image)
         var attempts = 0
         var best: (reading: MRZReading, zone: MRZZoneCandidate)?
@@ -141,7 +141,7 @@ public final class MRZScanner {
             plan = candidates.isEmpty ? [] : [(0, variants[frame % variants.count])]
         }
         for (index, variant) in plan.prefix(effort == .still ? Self.stillCropLimit : plan.count) {
-            if effort == .still, clock.now - start > Self.stillSafetyCap { break }
+            if effort == .still, ContinuousClock.now - started > Self.stillSafetyCap { break }
             let zone = candidates[index]
             guard let crop = ZoneCrop.cut(zone, from: image, variant: variant) else { continue }
             attempts += 1
