@@ -7,21 +7,6 @@ import Foundation
 import GBGBridgeCapture
 import VideoFrame
 
-struct Random {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-    }
-    mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-}
-
 func cpuMilliseconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
@@ -68,7 +53,7 @@ let backgroundNames = [
 ]
 let backgrounds = try backgroundNames.map { try FacePicture(path: folder + "/" + $0) }
 let lfw = try lfwSubset(folder + "/lfw_subset.npy")
-var random = Random(seed: 4101)
+var random = SceneRandom(seed: 4101)
 var times: [Double] = []
 
 @MainActor func timedFind(_ frame: RGBFrame) -> FaceFinding {

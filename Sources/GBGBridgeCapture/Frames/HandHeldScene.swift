@@ -430,13 +430,16 @@ public struct HandHeldScene: Sendable {
     }
 }
 
-/// A small seeded generator (xorshift64*), so a scene is the same on every machine.
-struct SceneRandom: Sendable {
+/// A small seeded generator (xorshift64*), so a scene, or a benchmark's set of scenes, is the same on
+/// every machine.
+public struct SceneRandom: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed }
+    /// A generator started from `seed` (0 is taken as a fixed non-zero seed).
+    public init(seed: UInt64) { state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state ^= state >> 12
         state ^= state << 25
         state ^= state >> 27
@@ -444,7 +447,10 @@ struct SceneRandom: Sendable {
     }
 
     /// A value in `low..<high`.
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
+    public mutating func uniform(_ low: Double, _ high: Double) -> Double {
         low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }
+
+    /// One of `items` (not empty).
+    public mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
 }
