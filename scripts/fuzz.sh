@@ -15,6 +15,9 @@
 #
 #   scripts/fuzz.sh                  every target
 #   scripts/fuzz.sh dg2 tlv          only these (e.g. FUZZ_CHIP_SECONDS=3600 scripts/fuzz.sh dg2)
+#   scripts/fuzz.sh --build-only     only build the targets (the suite does this in the background)
+#
+# Targets are fuzzed FUZZ_JOBS at a time (default: one per core); each uses one core.
 #
 # Prints one line per target, e.g. `fuzz dg2: 324163 executions in 9.3 s, corpus 328, no crashes`.
 # Exits non-zero when a target crashes, leaks, times out or runs out of memory, in the replay or
@@ -27,6 +30,9 @@ export PATH="$PATH:/opt/swift/usr/bin"
 export SWIFT_BACKTRACE=enable=no
 json_seconds="${FUZZ_SECONDS:-60}"
 chip_seconds="${FUZZ_CHIP_SECONDS:-8}"
+jobs="${FUZZ_JOBS:-$(nproc)}"
+build_only=0
+if [ "${1:-}" = --build-only ]; then build_only=1; shift; fi
 build_path=.build/fuzz
 chip_targets=(tlv common dg1 dg2 dg11 dg12 dg14 dg15 cardAccess cardSecurity securityObject)
 
@@ -46,6 +52,7 @@ touch Package.swift
 swift build -c release --sanitize fuzzer \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --build-path "$build_path"
 bin="$build_path/release"
+[ $build_only = 0 ] || exit 0
 
 logs="$build_path/logs"
 mkdir -p "$logs"
@@ -122,26 +129,48 @@ for target in "${targets[@]}"; do
     fi
 done
 
-echo "== fuzzing new inputs (json for ${json_seconds} s, each chip target and mrz for ${chip_seconds} s)"
-for target in "${targets[@]}"; do
+echo "== fuzzing new inputs (json for ${json_seconds} s, each chip target and mrz for ${chip_seconds} s, $jobs at a time)"
+# Fuzzes one target with new inputs; its outcome goes to $logs/outcome-$target, read back in order below.
+fuzz_target() {
+    local target=$1
     configure "$target"
     # New inputs go to a scratch directory per target, so the saved corpora only change on
     # purpose (copy interesting files from there into the corpus); later runs start from them too.
-    found="$build_path/found/$target"
+    local found="$build_path/found/$target" log="$logs/fuzz-$target.log" start status=0 elapsed
     mkdir -p "$found"
-    log="$logs/fuzz-$target.log"
     start=$(date +%s.%N)
-    status=0
     "$fuzzer" -max_total_time="$seconds" -dict="$dict" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
         -detect_leaks="$leaks_per_input" -print_final_stats=1 -artifact_prefix="$findings/" \
         "$found" "$corpus" >"$log" 2>&1 || status=$?
     elapsed=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+    local executions corpus_size
     executions=$(grep -o "stat::number_of_executed_units: [0-9]*" "$log" | grep -o "[0-9]*$" || echo "?")
     corpus_size=$(grep -o "corp: [0-9]*" "$log" | tail -1 | grep -o "[0-9]*$" || echo "?")
     if [ $status = 0 ]; then
-        echo "fuzz $target: $executions executions in $elapsed s, corpus $corpus_size, no crashes"
+        echo "fuzz $target: $executions executions in $elapsed s, corpus $corpus_size, no crashes" \
+            >"$logs/outcome-$target"
     else
-        report_failure "fuzz $target" "$log"
+        echo failed >"$logs/outcome-$target"
+    fi
+}
+# Each target runs on one core, so up to $jobs of them run side by side (the longest, json, first).
+running=0
+for target in "${targets[@]}"; do
+    rm -f "$logs/outcome-$target"
+    if [ $running -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    fuzz_target "$target" &
+    running=$((running + 1))
+done
+wait || true
+for target in "${targets[@]}"; do
+    outcome=$(cat "$logs/outcome-$target" 2>/dev/null || echo failed)
+    if [ "$outcome" = failed ]; then
+        report_failure "fuzz $target" "$logs/fuzz-$target.log"
+    else
+        echo "$outcome"
     fi
 done
 

@@ -60,7 +60,7 @@ stage "shell tests: the built gbgbridge-shell as a process (Xvfb)" \
 # demo journey's screenshot is checked.
 stage "kiosk and privacy: nothing leaves a kiosk or reaches the disk, nothing of one person for the next (Xvfb)" \
     xvfb swift test --skip-build --filter 'Kiosk(Privacy|Wipe|ErrorPage|Idle)Tests'
-# The ThreadSanitizer build and the release build of the .deb stage compile in the background, at
+# The ThreadSanitizer build, the fuzz targets and the release build of the .deb stage compile in the background, at
 # the lowest CPU priority, while the other Xvfb stages run (those mostly wait for WebKit and the X
 # server). Their stages wait for them; a failed background build is simply redone there.
 mkdir -p .build
@@ -69,6 +69,7 @@ rm -f .build/examples-test.status
     nice -n 19 swift build -c release --product gbgbridge-mrz-bench
     nice -n 19 swift build -c release --product gbgbridge-selfie-bench
     nice -n 19 scripts/tsan.sh --build-only
+    nice -n 19 scripts/fuzz.sh --build-only
     [ $skip_install_test = 1 ] || nice -n 19 packaging/build-deb.sh --build-only
     # The embedder's path (a scratch clone tagged by scripts/release.sh, Examples/ built against the
     # tag): mostly a build of the whole package again, so it runs here; its stage shows the outcome.
@@ -100,8 +101,8 @@ stage "Wayland, no X server: the journey, capture dialog and camera prompt under
 stage "capture dialog and chip-reading window: AT-SPI names, roles, announcements; fit on small screens" scripts/capture-a11y-test.sh --no-build
 wait_for_background_builds
 stage "core tests under ThreadSanitizer" scripts/tsan.sh
-# 30 s of new inputs for the JSON target and 8 s for each chip parser keep the suite within its
-# time budget; run scripts/fuzz.sh alone for longer (docs/fuzzing.md).
+# 30 s of new inputs for the JSON target and 8 s for each chip parser, two targets at a time, keep
+# the suite within its time budget; run scripts/fuzz.sh alone for longer (docs/fuzzing.md).
 stage "fuzz: corpus replay, JSON 30 s, each chip parser 8 s" env FUZZ_SECONDS=30 FUZZ_CHIP_SECONDS=8 scripts/fuzz.sh
 # The examples were built and run in the background; a failure there is run again here, where it
 # only rebuilds what changed.
