@@ -10,6 +10,11 @@
 #include <glib-unix.h>
 #include <cairo.h>
 
+// The names the UI process and the web-process extension share (user messages, the relay's world and its
+// functions): one header, read by the extension's C and by the Swift transport, which also writes them
+// into the page scripts.
+#include "../WebProcessExtension/gbgbridge_web_extension.h"
+
 // MARK: libdispatch main queue (exported by libdispatch, used by CoreFoundation)
 
 /// File descriptor (an eventfd on Linux) that becomes readable when work is

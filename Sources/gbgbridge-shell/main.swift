@@ -87,6 +87,7 @@ if settings.headless {
 }
 
 RendererGuard.apply()
+WebExtensionCheck.noteIfMissing()
 MainLoopIntegration.install()
 DesktopIdentity.setBeforeGTKInit()
 // GTK's start-up would derive the class "Io.gbgbridge.Shell" from the program name for the

@@ -1,3 +1,5 @@
+import CWebKitGTK
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -27,7 +29,7 @@
 /// reported as rejected.
 enum BridgeScripts {
     /// The isolated world that holds the real handlers and the relay.
-    static let worldName = "gbgbridge"
+    static let worldName = GBGBRIDGE_RELAY_WORLD
     /// The handler receiving accepted bridge messages (detail of `script-message-received`).
     static let messageHandler = "gbgBridge"
     /// The handler receiving relay notices: hellos, rejections, oversize messages, console records.
@@ -39,15 +41,15 @@ enum BridgeScripts {
 
     /// Page world, with the web-process extension: the native function handing a large message's JSON text to
     /// the relay's ``relayTakeFunction`` (taken from the window by the page-world script before page scripts run).
-    static let nativePostFunction = "__gbgBridgeNativePost"
+    static let nativePostFunction = GBGBRIDGE_PAGE_POST
     /// Relay world: the function taking one message's JSON text from the page world (origin check, batching).
-    static let relayTakeFunction = "__gbgBridgeTake"
+    static let relayTakeFunction = GBGBRIDGE_RELAY_TAKE
     /// Relay world, with the web-process extension: the native function handing one message's JSON text to the
     /// page's `GBGBridge.receive`, parsed in the page's world; returns "" or the exception it threw.
-    static let nativeHandOverFunction = "__gbgBridgeNativeHandOver"
+    static let nativeHandOverFunction = GBGBRIDGE_RELAY_HAND_OVER
     /// Relay world, with the web-process extension: the native function sending the messages the relay accepted
     /// in one turn (a JSON text or an array of them) to the UI process as one user message.
-    static let nativeSendFunction = "__gbgBridgeNativeSend"
+    static let nativeSendFunction = GBGBRIDGE_RELAY_SEND
     /// The shortest message, in UTF-16 units, after which ``nativePostFunction`` tells the web process's garbage
     /// collector that a large object graph was let go.
     static let largeMessageUnits = 64 * 1024

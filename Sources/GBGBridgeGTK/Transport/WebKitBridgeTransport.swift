@@ -8,10 +8,20 @@ import GBGBridgeLocalization
 /// Incoming: the page's `window.webkit.messageHandlers.gbgBridge.postMessage`
 /// turns the body into JSON text in the page, refuses it there when it is over
 /// the host's size limit, and hands it through the origin relay (see
-/// ``OriginPolicy``) to a handler in an isolated world; the text reaches
+/// ``OriginPolicy``) in an isolated world; the text reaches
 /// `host.receive(text:)`. Outgoing: each message reaches
 /// `window.GBGBridge.receive(<message>)` in the document it was meant for,
 /// identified by a token only the isolated world knows.
+///
+/// Each direction has two paths. With the web-process extension loaded
+/// (``webProcessExtensionDirectory``; built by scripts/build-web-extension.sh,
+/// shipped in the .deb), the relay sends the messages it accepted in one turn
+/// as one user message, and answers of 64 KiB or more are handed to the
+/// extension, which checks the document natively and parses the JSON once in
+/// the page's world. Without it (a plain `swift build`, or
+/// `GBGBRIDGE_WEB_EXTENSION_DIR=off`), the relay posts to a script message
+/// handler of its isolated world and every answer is evaluated there as a
+/// script; the page sees the same messages either way (docs/transport.md).
 ///
 /// The transport also owns the page lifecycle as the host sees it: a new
 /// document (reload, navigation) or a web-process crash resets the host so no
@@ -105,6 +115,8 @@ public final class WebKitBridgeTransport: BridgeTransport {
     /// Where the web-process extension is loaded from (see ``deliversThroughExtension``), nil when none is
     /// installed or `GBGBRIDGE_WEB_EXTENSION_DIR=off`.
     public nonisolated static var webProcessExtensionDirectory: String? { WebProcessExtension.directory }
+    /// Whether the web-process extension was turned off on purpose (`GBGBRIDGE_WEB_EXTENSION_DIR=off`).
+    public nonisolated static var webProcessExtensionTurnedOff: Bool { WebProcessExtension.turnedOff }
 
     /// Whether large deliveries go through the web-process extension (it announced itself in this web
     /// process): checked natively against the document and parsed once in the page's world. False until then,

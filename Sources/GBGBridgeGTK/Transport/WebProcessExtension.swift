@@ -14,14 +14,15 @@ import GBGBridgeLocalization
 /// `../web-extension` (`.build/web-extension` for programs in `.build/debug`). Without it, deliveries are
 /// evaluated in the relay's world as before.
 enum WebProcessExtension {
-    /// User message names and the relay's token property, as in gbgbridge_web_extension.h.
-    static let readyMessage = "gbgbridge.extension-ready"
-    static let deliverMessage = "gbgbridge.deliver"
-    static let flushMessage = "gbgbridge.flush"
+    /// User message names and the relay's token property, from gbgbridge_web_extension.h (the extension's own
+    /// header, so C and Swift cannot drift apart).
+    static let readyMessage = GBGBRIDGE_EXTENSION_READY
+    static let deliverMessage = GBGBRIDGE_DELIVER
+    static let flushMessage = GBGBRIDGE_FLUSH
     /// From the relay's world: the messages the relay accepted in one turn, parameters `ay` (one text's UTF-8) or
     /// `aay` (several).
-    static let postMessage = "gbgbridge.post"
-    static let tokenProperty = "__gbgBridgeDocumentToken"
+    static let postMessage = GBGBRIDGE_POST
+    static let tokenProperty = GBGBRIDGE_TOKEN_PROPERTY
     static let libraryName = "libgbgbridge-web-extension.so"
     /// Deliveries of at least this many bytes of JSON go through the extension; smaller ones are evaluated in
     /// the relay's world. Measured (docs/transport.md): a user message and its reply cost about 40 µs more
@@ -39,8 +40,13 @@ enum WebProcessExtension {
         webkit_web_context_set_web_extensions_directory(context, directory)
     }
 
+    /// Whether `GBGBRIDGE_WEB_EXTENSION_DIR=off` turned the extension off.
+    static let turnedOff = getenv(directoryVariable).map { String(cString: $0) == "off" } ?? false
+
+    private static let directoryVariable = "GBGBRIDGE_WEB_EXTENSION_DIR"
+
     private static func locate() -> String? {
-        if let value = getenv("GBGBRIDGE_WEB_EXTENSION_DIR") {
+        if let value = getenv(directoryVariable) {
             let directory = String(cString: value)
             if directory == "off" { return nil }
             if !directory.isEmpty { return holdsLibrary(directory) ? directory : nil }
