@@ -71,7 +71,7 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
             steps[step, default: []].append(milliseconds(duration))
         }
         apdus = contents.commandCount
-        accessControl = contents.accessControl
+        accessControl = contents.accessControl?.rawValue ?? ""
         authenticity =
             "Chip Authentication \(chip.chipAuthentication.status.rawValue), "
             + "Active Authentication \(chip.activeAuthentication.status.rawValue), chip \(chip.verdict.status.rawValue)"

@@ -320,7 +320,7 @@ public final class NFCReadCapability {
             "photo": .string(read.photo.bytes.base64EncodedString()),
             "photoMimeType": .string(read.photo.mimeType),
             "dataGroupsRead": .array(read.chip.contents.dataGroupNames.map(JSONValue.string)),
-            "accessControl": .string(read.chip.contents.accessControl),
+            "accessControl": .string(read.chip.contents.accessControl?.rawValue ?? ""),
             "passiveAuthentication": .object(authentication),
             "chipAuthentication": authenticity(read.chip.chipAuthentication),
             "activeAuthentication": authenticity(read.chip.activeAuthentication),

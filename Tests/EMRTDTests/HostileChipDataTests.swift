@@ -63,7 +63,7 @@ struct HostileChipDataTests {
                 _ = try? PassportReader.fileLength(bytes, file: "DG2")
                 _ = try? SecurityObject(file: bytes)
                 let contents = ChipContents(
-                    files: [.dg1: bytes, .dg2: bytes], accessControl: "BAC", commandCount: 0, timings: [])
+                    files: [.dg1: bytes, .dg2: bytes], accessControl: .bac, commandCount: 0, timings: [])
                 _ = try? contents.mrz()
                 _ = try? contents.face()
             }
@@ -99,7 +99,7 @@ struct HostileChipDataTests {
     @Test("the well-formed seeds parse: the MRZ's surname and a JPEG face")
     func wellFormedSeedsParse() throws {
         let contents = ChipContents(
-            files: [.dg1: Self.dg1, .dg2: Self.dg2], accessControl: "BAC", commandCount: 0, timings: [])
+            files: [.dg1: Self.dg1, .dg2: Self.dg2], accessControl: .bac, commandCount: 0, timings: [])
         #expect(try contents.mrz().surname == "ERIKSSON")
         #expect(try contents.face().format == .jpeg)
     }
@@ -120,8 +120,8 @@ struct HostileChipDataTests {
         #expect(throws: (any Error).self) { try FaceImage(dataGroup2: [0x75, 0x03, 0x5F, 0x2E, 0x00]) }
         #expect(throws: (any Error).self) { try MRZ(String(repeating: "<", count: 87)) }
         #expect(
-            ObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]) == "2.16.840.1.101.3.4.2.1")
-        #expect(ObjectIdentifier.dotted([]) == "")
-        #expect(ObjectIdentifier.dotted([0xFF, 0xFF]) == "")
+            DERObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]) == "2.16.840.1.101.3.4.2.1")
+        #expect(DERObjectIdentifier.dotted([]) == "")
+        #expect(DERObjectIdentifier.dotted([0xFF, 0xFF]) == "")
     }
 }

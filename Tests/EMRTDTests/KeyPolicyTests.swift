@@ -138,7 +138,7 @@ struct KeyPolicyTests {
         let point = Self.hex("0409487239995a5ee76b55f9c2f098a89ce5af8724c0a23e0e0ff77500")
         let chip = ChipAuthenticity(status: .valid, algorithm: "ECDH-AES-128")
         func contents(_ files: [LDSFile: [UInt8]]) -> ChipContents {
-            ChipContents(files: files, accessControl: "BAC", commandCount: 0, timings: [], chipAuthentication: chip)
+            ChipContents(files: files, accessControl: .bac, commandCount: 0, timings: [], chipAuthentication: chip)
         }
         for parameters in [Self.secp112r1, Self.explicitSecp112r1] {
             let weak = contents([.dg14: Self.dataGroup14(parameters: parameters, point: point)])

@@ -52,7 +52,7 @@ public enum ChipFileParser: String, CaseIterable, Sendable {
             }
             _ = PassportReader.plan(LDSFile.allCases, listedIn: bytes)
         case .dg1:
-            let contents = ChipContents(files: [.dg1: bytes], accessControl: "", commandCount: 0, timings: [])
+            let contents = ChipContents(files: [.dg1: bytes], accessControl: nil, commandCount: 0, timings: [])
             _ = try contents.mrz()
         case .dg2:
             let face = try FaceImage(dataGroup2: bytes)

@@ -46,7 +46,7 @@ public struct SecurityObject: Sendable {
         guard let oid = try TLV.sequence(fields[1].value).first, oid.tag == 0x06 else {
             throw fail("no hash algorithm")
         }
-        let dotted = ObjectIdentifier.dotted(Array(oid.value))
+        let dotted = DERObjectIdentifier.dotted(Array(oid.value))
         guard let algorithm = DigestAlgorithm(oid: dotted) else { throw fail("unknown hash algorithm \(dotted)") }
         let hashLength = try ChipCrypto.digest([], algorithm: algorithm).count
         var hashes: [Int: [UInt8]] = [:]
@@ -70,7 +70,7 @@ public struct SecurityObject: Sendable {
 }
 
 /// Object identifiers in DER.
-enum ObjectIdentifier {
+enum DERObjectIdentifier {
     /// The dotted form of an OID's content bytes, e.g. `2.16.840.1.101.3.4.2.1`.
     static func dotted(_ bytes: [UInt8]) -> String {
         var arcs: [UInt64] = []

@@ -50,7 +50,7 @@ public final class PassportReader {
     /// gave: a re-opening asks for the proof again.
     private var provenChipAuthenticationKey: SecurityOptions.ChipAuthenticationKey?
     /// `BAC` or `PACE`, once the chip is open.
-    private var accessControlUsed = "BAC"
+    private var accessControlUsed = ChipAccessControl.bac
     /// Called on the reading thread as the read goes on.
     public var onProgress: (@Sendable (Progress) -> Void)?
     /// Checked before each APDU: return true to stop the read with ``ChipError/cancelled``.
@@ -113,7 +113,7 @@ public final class PassportReader {
         paceOptions = try readCardAccess()
         lap("CardAccess")
         try openChip()
-        lap(accessControlUsed)
+        lap(accessControlUsed.rawValue)
         var contents: [LDSFile: [UInt8]] = [:]
         var plan = files
         let unchecked = ChipAuthenticity(status: .notChecked, reason: "EF.COM was not read")
@@ -348,7 +348,7 @@ public final class PassportReader {
         for (position, option) in paceOptions.enumerated() {
             do {
                 let proof = try PACE.authenticate(session, key: key, info: option)
-                accessControlUsed = "PACE"
+                accessControlUsed = .pace
                 if let proof {
                     if mappingVerdict == nil {
                         try checkChipAuthenticationMapping(proof, option: option)
@@ -382,7 +382,7 @@ public final class PassportReader {
             default: throw paceFailure ?? error
             }
         }
-        accessControlUsed = "BAC"
+        accessControlUsed = .bac
     }
 
     /// Whether a PACE failure leaves BAC worth trying: not after a refused key, a lost card, a
@@ -416,12 +416,20 @@ public final class PassportReader {
     }
 }
 
+/// The protocol that opened a chip's secure channel (its name, as ICAO Doc 9303 writes it, is the wire value).
+public enum ChipAccessControl: String, Sendable {
+    /// Password Authenticated Connection Establishment (Doc 9303 part 11, 4.4).
+    case pace = "PACE"
+    /// Basic Access Control (Doc 9303 part 11, 4.3).
+    case bac = "BAC"
+}
+
 /// What a chip read returned: the files as read, and how the read went.
 public struct ChipContents: Sendable {
     /// The complete files by name (tag, length and value).
     public let files: [LDSFile: [UInt8]]
-    /// How the chip was opened: `PACE` or `BAC`.
-    public let accessControl: String
+    /// How the chip was opened; nil for contents that were not read from a chip (parsed files).
+    public let accessControl: ChipAccessControl?
     /// APDUs exchanged.
     public let commandCount: Int
     /// How long each step took: `CardAccess` (reading it), `PACE` or `BAC` (with selecting the
@@ -436,7 +444,7 @@ public struct ChipContents: Sendable {
     public let authenticityChecked: Bool
 
     init(
-        files: [LDSFile: [UInt8]], accessControl: String, commandCount: Int, timings: [(String, Duration)],
+        files: [LDSFile: [UInt8]], accessControl: ChipAccessControl?, commandCount: Int, timings: [(String, Duration)],
         chipAuthentication: ChipAuthenticity = .absent, activeAuthentication: ChipAuthenticity = .absent,
         authenticityChecked: Bool = true
     ) {
