@@ -120,7 +120,8 @@ struct HostileChipDataTests {
         #expect(throws: (any Error).self) { try FaceImage(dataGroup2: [0x75, 0x03, 0x5F, 0x2E, 0x00]) }
         #expect(throws: (any Error).self) { try MRZ(String(repeating: "<", count: 87)) }
         #expect(
-            DERObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]) == "2.16.840.1.101.3.4.2.1")
+            DERObjectIdentifier.dotted([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01])
+                == "2.16.840.1.101.3.4.2.1")
         #expect(DERObjectIdentifier.dotted([]) == "")
         #expect(DERObjectIdentifier.dotted([0xFF, 0xFF]) == "")
     }
