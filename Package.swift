@@ -105,7 +105,7 @@ let package = Package(
         // Travel-document chips (ICAO Doc 9303): BAC, secure messaging, data groups, passive
         // authentication; cryptography from OpenSSL's libcrypto. No GUI, no PC/SC.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "EMRTD", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "EMRTD", dependencies: ["COpenSSL", "MRZReader"], swiftSettings: strict),
 
         // Machine-readable zones read from OCR text: check digits, confirmed repairs, voting.
         .target(name: "MRZReader", swiftSettings: strict),

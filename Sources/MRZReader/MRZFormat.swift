@@ -146,6 +146,9 @@ public enum MRZCheckDigit {
 
     static let weights = [7, 3, 1]
 
+    /// Whether `byte` is a zone character: A-Z, 0-9 or `<`.
+    public static func isZoneCharacter(_ byte: UInt8) -> Bool { value(of: byte) != nil }
+
     /// The value of one MRZ character, or nil for any other byte.
     static func value(of byte: UInt8) -> Int? {
         switch byte {

@@ -1,3 +1,5 @@
+import MRZReader
+
 /// The document's access key for Basic Access Control, from the MRZ's document number, date of
 /// birth and date of expiry (ICAO Doc 9303-11, 4.3).
 public struct MRZKey: Sendable, Equatable {
@@ -36,28 +38,14 @@ public struct MRZKey: Sendable, Equatable {
         Array(try ChipCrypto.digest(Array(keySeedInput.utf8), algorithm: .sha1).prefix(16))
     }
 
-    /// The 9303 check digit: weights 7, 3, 1; digits as themselves, A-Z as 10-35, `<` as 0.
+    /// The 9303 check digit (``MRZCheckDigit``, the one the zone reader uses too); -1, which matches no
+    /// digit, for text with a character other than A-Z, 0-9 and `<`.
     public static func checkDigit(_ text: String) -> Int {
-        let weights = [7, 3, 1]
-        var sum = 0
-        for (index, character) in text.enumerated() {
-            sum += characterValue(character) * weights[index % 3]
-        }
-        return sum % 10
-    }
-
-    static func characterValue(_ character: Character) -> Int {
-        guard let ascii = character.asciiValue else { return 0 }
-        switch ascii {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(ascii - UInt8(ascii: "0"))
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return Int(ascii - UInt8(ascii: "A")) + 10
-        default: return 0
-        }
+        MRZCheckDigit.compute(text) ?? -1
     }
 
     static func isMRZCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        return (ascii >= 0x30 && ascii <= 0x39) || (ascii >= 0x41 && ascii <= 0x5A) || ascii == UInt8(ascii: "<")
+        character.utf8.count == 1 && MRZCheckDigit.isZoneCharacter(character.utf8.first!)
     }
 
     static func isDate(_ text: String) -> Bool {
