@@ -167,8 +167,10 @@ public struct HandHeldScene: Sendable {
                 radiusX: thumb.radiusX, radiusY: thumb.radiusY)
         }
         if let glare {
-            paintGlare(
-                &pixels, centreX: glare.centreX, centreY: glare.centreY, radiusX: glare.radiusX, radiusY: glare.radiusY)
+            // A reflection: burnt out to the camera's ceiling in its core, fading over a wider halo.
+            SyntheticScene.paintGlare(
+                &pixels, width: width, centreX: glare.centreX, centreY: glare.centreY, radiusX: glare.radiusX,
+                radiusY: glare.radiusY, halo: 1.6, fade: 0.8, ceiling: Self.whiteCeiling)
         }
         return RGBFrame(
             width: width, height: height, bytesPerLine: width * 3, bytes: pixels, sequence: UInt64(max(0, number)),
@@ -398,33 +400,6 @@ public struct HandHeldScene: Sendable {
                 pixels[index] = UInt8(clamping: Int(215 * light))
                 pixels[index + 1] = UInt8(clamping: Int(165 * light))
                 pixels[index + 2] = UInt8(clamping: Int(140 * light))
-            }
-        }
-    }
-
-    /// A reflection: burnt out to the camera's ceiling in its core, fading over a halo.
-    private func paintGlare(
-        _ pixels: inout [UInt8], centreX: Double, centreY: Double, radiusX: Double, radiusY: Double
-    ) {
-        let halo = 1.6
-        let top = max(0, Int(centreY - radiusY * halo))
-        let bottom = min(height, Int(centreY + radiusY * halo) + 1)
-        let left = max(0, Int(centreX - radiusX * halo))
-        let right = min(width, Int(centreX + radiusX * halo) + 1)
-        guard top < bottom, left < right else { return }
-        let ceiling = Double(Self.whiteCeiling)
-        for y in top..<bottom {
-            for x in left..<right {
-                let dx = (Double(x) - centreX) / radiusX
-                let dy = (Double(y) - centreY) / radiusY
-                let distance = (dx * dx + dy * dy).squareRoot()
-                guard distance < halo else { continue }
-                let weight = distance <= 1 ? 1 : (halo - distance) / (halo - 1) * 0.8
-                let index = (y * width + x) * 3
-                for channel in 0..<3 {
-                    let value = Double(pixels[index + channel])
-                    pixels[index + channel] = UInt8(min(ceiling, (value + (ceiling - value) * weight).rounded()))
-                }
             }
         }
     }

@@ -211,27 +211,31 @@ struct SyntheticScene: Sendable {
         HandHeldScene.boxBlur(&pixels, width: width, rows: 0..<height, radius: radius, horizontal: false)
     }
 
-    /// A burnt-out white ellipse with a short halo, as a lamp reflected in a laminated card looks.
+    /// A burnt-out white ellipse with a short halo, as a lamp reflected in a laminated card looks: full
+    /// strength inside the ellipse, fading from `fade` to nothing out to `halo` times its radii, never
+    /// brighter than `ceiling`.
     static func paintGlare(
-        _ pixels: inout [UInt8], width: Int, centreX: Double, centreY: Double, radiusX: Double, radiusY: Double
+        _ pixels: inout [UInt8], width: Int, centreX: Double, centreY: Double, radiusX: Double, radiusY: Double,
+        halo: Double = 1.5, fade: Double = 0.6, ceiling: UInt8 = 255
     ) {
         let height = pixels.count / (width * 3)
-        let halo = 1.5
         let top = max(0, Int(centreY - radiusY * halo))
         let bottom = min(height, Int(centreY + radiusY * halo) + 1)
         let left = max(0, Int(centreX - radiusX * halo))
         let right = min(width, Int(centreX + radiusX * halo) + 1)
+        guard top < bottom, left < right else { return }
+        let ceiling = Double(ceiling)
         for y in top..<bottom {
             for x in left..<right {
                 let dx = (Double(x) - centreX) / radiusX
                 let dy = (Double(y) - centreY) / radiusY
                 let distance = (dx * dx + dy * dy).squareRoot()
                 guard distance < halo else { continue }
-                let weight = distance <= 1 ? 1 : (halo - distance) / (halo - 1) * 0.6
+                let weight = distance <= 1 ? 1 : (halo - distance) / (halo - 1) * fade
                 let index = (y * width + x) * 3
                 for channel in 0..<3 {
                     let value = Double(pixels[index + channel])
-                    pixels[index + channel] = UInt8(min(255, (value + (255 - value) * weight).rounded()))
+                    pixels[index + channel] = UInt8(min(ceiling, (value + (ceiling - value) * weight).rounded()))
                 }
             }
         }
