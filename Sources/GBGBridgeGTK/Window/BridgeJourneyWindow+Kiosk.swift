@@ -163,8 +163,9 @@ extension BridgeJourneyWindow {
     /// Wipes every trace of the session and starts the journey again at ``url``, without
     /// waiting for the page:
     /// 1. the host is reset (pending requests settled, captures cancelled), and every capability
-    ///    hears that the session ended (``HostCapability/sessionDidEnd()``): it closes its windows
-    ///    (the capture window, the chip-reading window) and forgets what it held;
+    ///    hears that the session ended (``RunCapabilities/sessionDidEnd()``): it closes its windows
+    ///    (the capture window, the chip-reading window) and forgets what it held, and the store the
+    ///    capabilities share (the zone read from a document photo, say) is emptied;
     /// 2. the web process is terminated, and with it everything the page holds in memory and
     ///    anything that could hold the reset back: an open `alert()`, a `beforeunload` handler,
     ///    a loop that never returns, the same in a cross-origin frame;
@@ -176,8 +177,6 @@ extension BridgeJourneyWindow {
     ///    (``KioskWipe/clearAll(_:)``);
     /// 5. the journey is loaded afresh in a new web process.
     ///
-    /// The host also forgets the zone read from the last document capture (``BridgeHost/lastDocumentMRZ``).
-    ///
     /// The back-forward list starts again from the one the first session had before anybody
     /// touched it (WebKitGTK has no call to empty it; a restored session state replaces it).
     public func resetSession(reason: String) async {
@@ -188,8 +187,7 @@ extension BridgeJourneyWindow {
         hideIdleWarning()
         isJourneyInProgress = false
         host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
-        host.forgetDocumentCaptures()
-        for capability in capabilities { capability.sessionDidEnd() }
+        capabilities.sessionDidEnd()
         hideNotice()
         webkit_web_view_terminate_web_process(webView)
         if let context = webContext, let manager = webkit_web_context_get_website_data_manager(context) {

@@ -111,10 +111,10 @@ public final class BridgeJourneyWindow {
     public var onIdleWarningAnswered: (@MainActor () -> Void)?
     /// Called once the window has been destroyed.
     public var onClosed: (@MainActor () -> Void)?
-    /// The app's capabilities, told of the journey's life: ``HostCapability/pageDidReset()`` when
-    /// a new document replaces the page or its web process dies, ``HostCapability/sessionDidEnd()``
-    /// when a kiosk session is wiped (``resetSession(reason:)``).
-    public var capabilities: [any HostCapability] = []
+    /// The app's capabilities, told of the journey's life: ``RunCapabilities/pageDidReset()`` when
+    /// a new document replaces the page or its web process dies, ``RunCapabilities/sessionDidEnd()``
+    /// (which also empties their shared store) when a kiosk session is wiped (``resetSession(reason:)``).
+    public var capabilities = RunCapabilities()
     /// Called with each context menu WebKit is about to show, after the window removed the
     /// navigation items (kiosk mode shows none and does not call it). Return `true` to show no
     /// menu; a menu left empty is not shown either.
@@ -471,12 +471,12 @@ public final class BridgeJourneyWindow {
         transport.lifecycle.subscribe { [unowned self] event in
             switch event {
             case .loadStarted: currentLoadFailure = nil
-            case .committed: for capability in capabilities { capability.pageDidReset() }
+            case .committed: capabilities.pageDidReset()
             case .ready(let isNewDocument): documentReady(isNewDocument: isNewDocument)
             case .loadFinished: if !isResetting { pageLoaded() }
             case .loadFailed(let failure): pageFailed(failure)
             case .webProcessTerminated(let reason):
-                for capability in capabilities { capability.pageDidReset() }
+                capabilities.pageDidReset()
                 if !isResetting { webProcessTerminated(reason) }
             }
         }
