@@ -83,6 +83,8 @@ struct KioskState {
     /// The back-forward list as the first session's journey page left it on loading, before
     /// anybody touched it: every reset starts the next session's history from it.
     var initialHistory: OpaquePointer?
+    /// Whether the window's end was handled (``BridgeJourneyWindow/tearDownKiosk()``).
+    var isTornDown = false
 }
 
 extension BridgeJourneyWindow {
@@ -114,6 +116,7 @@ extension BridgeJourneyWindow {
         guard let window, let webView else { return }
         let wasKiosk = kiosk != nil
         kiosk = configuration
+        policy = .kiosk
         if !wasKiosk {
             transport.lifecycle.subscribe { [weak self] event in self?.kioskPageEvent(event) }
         }
@@ -142,6 +145,27 @@ extension BridgeJourneyWindow {
         kioskState.sessionStart = .now
         kioskState.presenceNoted = .now
         startIdleWatch()
+    }
+
+    /// Whether the key is kiosk mode's exit key (``KioskConfiguration/exitAccelerator``).
+    func isKioskExitKey(keyval: UInt32, modifiers: UInt32) -> Bool {
+        kiosk?.matchesExitKey(keyval: keyval, modifiers: modifiers) ?? false
+    }
+
+    /// Kiosk mode's part of the window's end, when it is destroyed: other windows may be minimised
+    /// again (once no kiosk window is left), the idle watch and a pending reset stop, the first
+    /// session's history is released. Does nothing outside kiosk mode, and nothing the second time.
+    func tearDownKiosk() {
+        guard kiosk != nil, !kioskState.isTornDown else { return }
+        kioskState.isTornDown = true
+        KioskWindowGuard.kioskWindowClosed()
+        kioskState.idleTask?.cancel()
+        kioskState.pendingReset?.cancel()
+        kioskState.idleWarning = nil
+        if let history = kioskState.initialHistory {
+            webkit_web_view_session_state_unref(history)
+            kioskState.initialHistory = nil
+        }
     }
 
     /// Tells the window the journey finished (`journey.complete`): closing no longer cancels
