@@ -71,15 +71,20 @@ extension Scenarios {
 
         _ = await journey.inbox.next("test.pageReady")
         let answersBefore = journey.inbox.count("test.chipAnswer")
+        harness.check(
+            answersBefore == 0, "the first person's read was answered to nobody", "\(answersBefore) answers")
         journey.run(askForARead)
+        // A read served with the previous person's key would open the window and wait for a document.
+        _ = await waitUntil(harness, seconds: 20) {
+            journey.inbox.count("test.chipAnswer") > 0 || chipReader.readWindow != nil
+        }
+        harness.check(chipReader.readWindow == nil, "the next person's read opens no chip-reading window")
+        chipReader.abandonRead()
         let answer = await journey.inbox.next("test.chipAnswer")
         let data = answer.payload.data ?? [:]
         harness.check(
-            answersBefore == 0, "the first person's read was answered to nobody", "\(answersBefore) answers")
-        harness.check(
             data["status"] == "error" && data["code"] == "MRZ_NOT_READ" && data["recoverable"] == true,
             "the next person's read with keyFrom documentCapture is MRZ_NOT_READ, recoverable", "\(data)")
-        harness.check(chipReader.readWindow == nil, "and opens no chip-reading window")
     }
 
     @MainActor
