@@ -28,10 +28,11 @@ public final class RunCapabilities {
         self.store = store
     }
 
-    /// Installs `capability` with the shared store (``HostCapability/install(sharing:)``) and adds it.
+    /// Installs `capability` with the shared store (``HostCapability/install(sharing:)``) and adds it;
+    /// it gets ``parentWindow`` if that is set already.
     public func install(_ capability: any HostCapability) async {
         await capability.install(sharing: store)
-        capability.parentWindow = parentWindow
+        if let parentWindow { capability.parentWindow = parentWindow }
         members.append(capability)
     }
 

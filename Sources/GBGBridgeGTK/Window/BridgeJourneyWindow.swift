@@ -117,8 +117,8 @@ public final class BridgeJourneyWindow {
     /// (which also empties their shared store) when a kiosk session is wiped (``resetSession(reason:)``).
     public var capabilities = RunCapabilities()
     /// Called with each context menu WebKit is about to show, after the window removed the
-    /// navigation items (a ``policy`` without context menu, kiosk mode's, shows none and does not call it). Return `true` to show no
-    /// menu; a menu left empty is not shown either.
+    /// navigation items (a ``policy`` without context menu, kiosk mode's, shows none and does not
+    /// call it). Return `true` to show no menu; a menu left empty is not shown either.
     public var onContextMenu: (@MainActor (UnsafeMutablePointer<WebKitContextMenu>) -> Bool)?
 
     let signals = SignalConnections()
