@@ -179,7 +179,10 @@ let package = Package(
         .testTarget(name: "BlockingWorkTests", dependencies: ["BlockingWork"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
-            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "PipeWireCapture", "VideoFrame"],
+            dependencies: [
+                "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "PipeWireCapture", "VideoFrame",
+                "GBGBridgeNFC",
+            ],
             path: "Tests/GBGBridgeGTKTestHost",
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("soup-3.0")]

@@ -1,12 +1,13 @@
 import GBGBridge
 import GBGBridgeGTK
 
-/// The chip reader as one of the app's capabilities: ``install()``, ``parentWindow`` and
+/// The chip reader as one of the app's capabilities: ``install(sharing:)``, ``parentWindow`` and
 /// ``stop()`` as declared on the type; an `nfc.read` nobody handles (no reader connected, or
 /// ``ReaderChoice/none``) is answered here; a page reset or a session's end closes the
-/// chip-reading window and ends the read.
+/// chip-reading window and ends the read (the zone it would open the chip with lives in the run's
+/// store, which the session's end empties).
 extension NFCReadCapability: HostCapability {
-    /// Ends the read of the page that went and closes its window (``abandonRead()``).
+    /// Ends the read of the page that went and closes its window (``abandonRead(reason:)``).
     public func pageDidReset() {
         abandonRead()
     }

@@ -3,13 +3,16 @@ import CWebKitGTK
 import EMRTD
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeGTK
 import PCSCReader
 
 /// The `nfc.read` capability: reads the chip of a passport or identity card on a PC/SC reader and
 /// answers with the MRZ, the face, each check's verdict and the summary `chipVerdict`.
 ///
-/// ``install()`` offers the capability (so it appears in `capability.query`) while a matching
-/// reader is connected, and withdraws it when the reader goes away. While it is withdrawn, answer
+/// ``install(sharing:)`` offers the capability (so it appears in `capability.query`) while a matching
+/// reader is connected, and withdraws it when the reader goes away; the run's store it is given holds
+/// the zone read from a document photo (``RunStore/Key/documentCaptureZone``), the key of
+/// `keyFrom: "documentCapture"` and the printed side of `printedMRZ`. While it is withdrawn, answer
 /// `nfc.read` requests with ``respondUnavailable(to:host:)`` from your delegate's
 /// `unhandledRequest`. One read runs at a time; a second request meanwhile gets `BUSY`.
 @MainActor
@@ -79,18 +82,24 @@ public final class NFCReadCapability {
     private(set) var readWindow: NFCReadWindow?
     /// The question the window asks after a failure (try again or not), while it waits.
     private var pendingAnswer: ResumeOnce<Bool>?
-    /// Counts the reads abandoned with their page (``abandonRead()``): a read started under an
+    /// Counts the reads abandoned with their page (``abandonRead(reason:)``): a read started under an
     /// earlier count belongs to a page that is gone.
     private var readGeneration = 0
+    /// Why the last read was abandoned, in the `cancelled` answer of its request (dropped by the host
+    /// when its page is gone). Bridge data, untranslated.
+    private var abandonReason = NFCReadCapability.pageGone
+    /// The run's store, given at ``install(sharing:)`` (internal, so that tests can stand in for it).
+    var runStore: RunStore?
 
     public init(host: BridgeHost, options: Options) {
         self.host = host
         self.options = options
     }
 
-    /// Looks for a reader now, offers the capability if one matches, and watches for readers
-    /// coming and going. Does nothing for ``ReaderChoice/none``.
-    public func install() async {
+    /// Keeps the run's `store`, looks for a reader now, offers the capability if one matches, and
+    /// watches for readers coming and going. Looks for no reader with ``ReaderChoice/none``.
+    public func install(sharing store: RunStore) async {
+        runStore = store
         guard options.reader != .none else { return }
         guard let initial = try? await BlockingPool.shared.run({ ReaderMonitor.scan() }) else { return }
         apply(initial)
@@ -101,18 +110,25 @@ public final class NFCReadCapability {
         self.monitor = monitor
     }
 
-    /// Stops watching for readers and cancels a read in progress.
+    /// Stops watching for readers and ends a read in progress at once, closing its window (its request
+    /// is answered `cancelled`, "The app is closing", or with the failure the window was showing).
     public func stop() {
         monitor?.stop()
         monitor = nil
-        activeJob?.cancel()
+        abandonRead(reason: Self.appClosing)
     }
 
-    /// Ends the read in progress for a page that is gone: cancels the chip job, answers the
-    /// window's question (as Cancel would) and closes the window, so that nothing of it is left for
-    /// the next page or person. The request itself was settled with its page; the read's own
-    /// late answer is dropped by the host. A new request is served at once.
-    func abandonRead() {
+    // untranslated: bridge data
+    static let pageGone = "The page that asked for the read has gone"
+    // untranslated: bridge data
+    static let appClosing = "The app is closing"
+
+    /// Ends the read in progress: cancels the chip job, answers the window's question (as Cancel
+    /// would) and closes the window, so that nothing of it is left for the next page or person. For a
+    /// page that is gone (the default reason), the request itself was settled with its page and the
+    /// read's own late answer is dropped by the host. A new request is served at once.
+    func abandonRead(reason: String = NFCReadCapability.pageGone) {
+        abandonReason = reason
         readGeneration &+= 1
         isBusy = false
         activeJob?.cancel()
@@ -167,7 +183,8 @@ public final class NFCReadCapability {
         let key: AccessKey
         let extraFiles: [LDSFile]
         do {
-            key = try NFCReadRequest.accessKey(from: request.payload.data, printedMRZ: host.lastDocumentMRZ)
+            key = try NFCReadRequest.accessKey(
+                from: request.payload.data, printedMRZ: runStore?[.documentCaptureZone])
             extraFiles = try NFCReadRequest.extraFiles(from: request.payload.data)
         } catch {
             responder.respond(
@@ -204,9 +221,6 @@ public final class NFCReadCapability {
                 readWindow = nil
             }
         }
-        // untranslated: bridge data (dropped by the host when the page has gone)
-        let abandoned = BridgeResponseStatus.cancelled
-        let abandonedData: [String: JSONValue] = ["reason": .string("The page that asked for the read has gone")]
         let readRequest = ChipReadJob.Request(
             readerName: readerName, key: key, documentTimeout: options.documentTimeout,
             apduTimeout: options.apduTimeout, readTimeout: options.documentTimeout, store: options.store,
@@ -214,7 +228,7 @@ public final class NFCReadCapability {
 
         while true {
             guard generation == readGeneration else {
-                responder.respond(status: abandoned, data: abandonedData, error: nil)
+                responder.respond(status: .cancelled, data: ["reason": .string(abandonReason)], error: nil)
                 return
             }
             let job = ChipReadJob()
@@ -231,7 +245,7 @@ public final class NFCReadCapability {
                 }
             }
             guard generation == readGeneration else {
-                responder.respond(status: abandoned, data: abandonedData, error: nil)
+                responder.respond(status: .cancelled, data: ["reason": .string(abandonReason)], error: nil)
                 return
             }
             activeJob = nil
@@ -251,7 +265,7 @@ public final class NFCReadCapability {
                 await window?.confirmSuccess()
                 var data = Self.responseData(success)
                 data["printedMRZ"] = PrintedMRZComparison.bridgeValue(
-                    printed: host.lastDocumentMRZ, chipText: success.chip.mrz.text)
+                    printed: runStore?[.documentCaptureZone], chipText: success.chip.mrz.text)
                 responder.respond(status: .success, data: data, error: nil)
                 return
             case .failure(let failure):

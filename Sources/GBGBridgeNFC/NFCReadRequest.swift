@@ -14,8 +14,8 @@ enum NFCReadRequest {
         var recoverable = false
     }
 
-    /// The key of a request; `printedMRZ` is what the last document capture read
-    /// (``BridgeHost/lastDocumentMRZ``), used when the request says `keyFrom: "documentCapture"`.
+    /// The key of a request; `printedMRZ` is what the last document capture read (the run store's
+    /// ``RunStore/Key/documentCaptureZone``), used when the request says `keyFrom: "documentCapture"`.
     static func accessKey(from data: [String: JSONValue]?, printedMRZ: JSONValue? = nil) throws(Rejection) -> AccessKey
     {
         let data = data ?? [:]

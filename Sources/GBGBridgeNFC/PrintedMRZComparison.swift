@@ -2,7 +2,7 @@ import GBGBridge
 import MRZReader
 
 /// Compares the machine-readable zone printed on the document (as a document capture read it,
-/// ``BridgeHost/lastDocumentMRZ``) with the one the chip holds in DG1, field by field.
+/// the run store's ``RunStore/Key/documentCaptureZone``) with the one the chip holds in DG1, field by field.
 ///
 /// A forged page can carry another person's name over a genuine chip, and a genuine page a
 /// cloned chip: only when both agree does the chip speak for the page in the photo.

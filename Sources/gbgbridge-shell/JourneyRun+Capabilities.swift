@@ -8,19 +8,17 @@ extension JourneyRun {
         var didInstall: @MainActor () async -> Void = {}
     }
 
-    /// Makes, installs and reports each capability in turn, and returns them; the run then gives
-    /// them the journey window, the requests nobody handles, and the end of the run.
+    /// Makes, installs and reports each capability in turn, into ``capabilities``; the run then
+    /// gives them the journey window, the requests nobody handles, and the end of the run, and the
+    /// journey window the page resets and session ends.
     ///
     /// A new capability is one more entry here: a method that makes it (in a file of its own).
-    func installCapabilities() async -> [any HostCapability] {
+    func installCapabilities() async {
         let makers: [@MainActor () -> RunCapability?] = [cameraCapability, chipReaderCapability]
-        var capabilities: [any HostCapability] = []
         for make in makers {
             guard let made = make() else { continue }
-            await made.capability.install()
+            await capabilities.install(made.capability)
             await made.didInstall()
-            capabilities.append(made.capability)
         }
-        return capabilities
     }
 }

@@ -1,5 +1,6 @@
 import GBGBridge
 import GBGBridgeCapture
+import GBGBridgeGTK
 import GBGBridgeLocalization
 
 extension JourneyRun {
@@ -14,6 +15,8 @@ extension JourneyRun {
         }
         ScriptedCaptures.install(
             settings.documentAnswer, on: host.documentCapture, selfieRecipient: nil, mrz: settings.mrzReading)
+        // A document answered from an image file shares its zone as the camera's would (nfc.read's keyFrom).
+        if settings.documentAnswer.isScripted { host.documentCapture.shareReadZones(in: capabilities.store) }
         ScriptedCaptures.install(
             settings.selfieAnswer, on: host.selfieCapture, selfieRecipient: settings.selfieRecipientKey)
         guard !settings.documentAnswer.isScripted || !settings.selfieAnswer.isScripted else {

@@ -19,8 +19,8 @@ final class JourneyRun: BridgeHostDelegate {
     let windowSettings: WindowSettings
     let host: BridgeHost
     let log: MessageLog?
-    /// The capabilities offered to the journey (see ``installCapabilities()``).
-    private var capabilities: [any HostCapability] = []
+    /// The capabilities offered to the journey and the store they share (see ``installCapabilities()``).
+    let capabilities = RunCapabilities()
     private var window: BridgeJourneyWindow?
     private var automation: BridgeAutomation?
     private var timeoutTask: Task<Void, Never>?
@@ -43,7 +43,7 @@ final class JourneyRun: BridgeHostDelegate {
             host.onRequestAbandoned = { request, reason in log.record(abandoned: request, reason: reason) }
         }
         reportIssues()
-        capabilities = await installCapabilities()
+        await installCapabilities()
 
         let context = makeWebContext()
         if settings.automation { allowAutomation(on: context) }
@@ -53,7 +53,7 @@ final class JourneyRun: BridgeHostDelegate {
             preferredLanguages: settings.languages, isControlledByAutomation: settings.automation)
         g_object_unref(context)
         self.window = window
-        for capability in capabilities { capability.parentWindow = window.window }
+        capabilities.parentWindow = window.window
         window.capabilities = capabilities
         forwardConsole(of: window)
         if let webCameraOptions { configureWebPermissions(of: window, options: webCameraOptions) }
@@ -258,7 +258,7 @@ final class JourneyRun: BridgeHostDelegate {
             finish(.exitEvent(json: Self.jsonLine(message.payload.data)))
             return
         }
-        if capabilities.contains(where: { $0.answerUnhandled(message, on: host) }) { return }
+        if capabilities.answerUnhandled(message, on: host) { return }
         host.respond(
             to: message.correlationId, status: .unsupported,
             error: BridgeErrorPayload(
@@ -290,7 +290,7 @@ final class JourneyRun: BridgeHostDelegate {
         guard self.outcome == nil else { return }
         self.outcome = outcome
         timeoutTask?.cancel()
-        for capability in capabilities { capability.stop() }
+        capabilities.stop()
         // The page hears why it ends, during the moment the screenshot waits for the last paint.
         window?.endJourney(reason: Self.cancelReason(for: outcome))
         Task {

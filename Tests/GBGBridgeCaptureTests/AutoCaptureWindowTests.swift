@@ -35,7 +35,7 @@ struct AutoCaptureWindowTests {
             host: host, selfieRecipientKey: try? DemoKeys.publicKey(), autoCaptureAfter: autoCaptureAfter,
             selfieCountdown: 0, documentAutoCapture: documentAutoCapture,
             sources: { [SyntheticFrameSource(width: 640, height: 360, card: card, handHeld: handHeld)] })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         return coordinator
     }
 

@@ -30,7 +30,7 @@ struct CaptureDialogTests {
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), selfieCountdown: selfieCountdown,
             documentAutoCapture: false, sources: { sources })
         coordinator.parentWindow = parent
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         return coordinator
     }
 
@@ -198,7 +198,7 @@ struct CaptureDialogTests {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), autoCaptureAfter: .milliseconds(300),
             selfieCountdown: 3, sources: { [SyntheticFrameSource(width: 320, height: 240)] })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         let started = ContinuousClock.now
         host.receive(text: requestJSON("camera.selfie.capture", id: "auto-selfie"))
         #expect(try await response("auto-selfie").payload.status == .success)

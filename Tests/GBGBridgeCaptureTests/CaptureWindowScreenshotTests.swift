@@ -30,7 +30,7 @@ struct CaptureWindowScreenshotTests {
                     SyntheticFrameSource(name: "USB Document Camera (/dev/video2)", width: 1920, height: 1080),
                 ]
             })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         let action = kind == .document ? "camera.document.capture" : "camera.selfie.capture"
         let data = kind == .document ? ["side": "front", "documentType": "passport"] : [:]
         host.receive(text: requestJSON(action, id: "shot", data: data))
@@ -70,7 +70,7 @@ struct CaptureWindowScreenshotTests {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(),
             sources: { [SyntheticFrameSource(name: "Integrated Camera (/dev/video0)", failAfterFrames: 10)] })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         host.receive(text: requestJSON("camera.document.capture", id: "unplug", data: ["side": "back"]))
         try #require(await GTKTestEnvironment.pump { coordinator.windows[.document]?.isShowingError == true })
         let window = try #require(coordinator.windows[.document])
@@ -99,7 +99,7 @@ struct CaptureWindowScreenshotTests {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(),
             sources: { [SyntheticFrameSource(name: "Integrated Camera (/dev/video0)", handHeld: scene)] })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         host.receive(text: requestJSON("camera.document.capture", id: "hint", data: ["documentType": "passport"]))
         try #require(await GTKTestEnvironment.pump { coordinator.windows[.document]?.phase == .live })
         let window = try #require(coordinator.windows[.document])

@@ -29,7 +29,7 @@ struct CaptureWindowTests {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), autoCaptureAfter: autoCaptureAfter,
             selfieCountdown: selfieCountdown, documentAutoCapture: false, sources: { sources })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         return coordinator
     }
 
@@ -268,7 +268,7 @@ struct CaptureWindowTests {
     @Test func cameraGoneBetweenQueryAndRequestIsUnavailable() async throws {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try DemoKeys.publicKey(), sources: { [] }, hasCamera: { true })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         host.receive(text: requestJSON("camera.document.capture", id: "doc-gone"))
         let message = try await response("doc-gone")
         #expect(message.payload.error?.code == "CAMERA_UNAVAILABLE")
@@ -287,7 +287,7 @@ struct CaptureWindowTests {
     @Test func withoutARecipientKeyTheSelfieSlotIsNotOffered() async throws {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: nil, sources: { [SyntheticFrameSource(width: 320, height: 240)] })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         #expect(coordinator.servedKinds == [.document])
         #expect(host.documentCapture.isSupported)
         #expect(!host.selfieCapture.isSupported)
@@ -297,7 +297,7 @@ struct CaptureWindowTests {
         let coordinator = CaptureCoordinator(
             host: host, camera: .synthetic, selfieRecipientKey: try DemoKeys.publicKey(),
             autoCaptureAfter: .milliseconds(200))
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         #expect(host.documentCapture.isSupported && host.documentCapture.permissionState == .granted)
         host.receive(text: requestJSON("camera.selfie.capture", id: "selfie-synthetic"))
         let message = try await response("selfie-synthetic")

@@ -50,7 +50,7 @@ struct SelfieFaceWindowTests {
         let coordinator = CaptureCoordinator(
             host: host, selfieRecipientKey: try? DemoKeys.publicKey(), selfieCountdown: 0,
             documentAutoCapture: autoCapture, sources: { [FaceFrameSource(feed: feed)] })
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         host.receive(text: requestJSON("camera.selfie.capture", id: id))
         try #require(
             await GTKTestEnvironment.pump { coordinator.windows[.selfie] != nil }, "the capture window did not open")

@@ -14,7 +14,10 @@ extension Scenarios {
         journey.server.serve("/second", page(title: "Second page"))
         await journey.open("/")
         let recorder = LifeRecorder()
-        journey.window.capabilities = [recorder]
+        let capabilities = RunCapabilities()
+        await capabilities.install(recorder)
+        harness.check(recorder.installs == 1, "a capability is installed with the run's store", "\(recorder.installs)")
+        journey.window.capabilities = capabilities
 
         journey.run("location.href = '/second'")
         _ = await journey.inbox.next("test.pageReady")
@@ -33,9 +36,16 @@ extension Scenarios {
         _ = await journey.inbox.next("test.pageReady")
 
         harness.check(recorder.sessionEnds == 0, "no session ended outside kiosk mode", "\(recorder.sessionEnds)")
+        capabilities.store[.documentCaptureZone] = .object(["status": "read"])
+        webkit_web_view_reload(journey.webView)
+        _ = await journey.inbox.next("test.pageReady")
+        harness.check(capabilities.store[.documentCaptureZone] != nil, "a page reset keeps the run's store")
         journey.window.enterKioskMode(KioskConfiguration())
         await journey.window.resetSession(reason: "test")
         harness.check(recorder.sessionEnds == 1, "a kiosk's wipe ends the session", "\(recorder.sessionEnds)")
+        harness.check(capabilities.store.isEmpty, "a kiosk's wipe empties the run's store")
+        capabilities.stop()
+        harness.check(recorder.stops == 1, "the run's end stops each capability", "\(recorder.stops)")
     }
 }
 
@@ -43,10 +53,18 @@ extension Scenarios {
 @MainActor
 private final class LifeRecorder: HostCapability {
     var parentWindow: UnsafeMutablePointer<GtkWindow>?
+    private(set) var installs = 0
     private(set) var pageResets = 0
     private(set) var sessionEnds = 0
+    private(set) var stops = 0
 
-    func install() async {}
+    func install(sharing store: RunStore) async {
+        installs += 1
+    }
+
+    func stop() {
+        stops += 1
+    }
 
     func pageDidReset() {
         pageResets += 1

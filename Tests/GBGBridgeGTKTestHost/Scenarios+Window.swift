@@ -204,9 +204,11 @@ extension Scenarios {
             reloaded == #"{"storage":"1","cookie":"c=1"}"#, "a reload keeps storage and cookies", reloaded ?? "nil")
 
         let window = journey.window!
+        harness.check(window.policy == .standard, "a journey window allows what a person at their computer expects")
         window.developerExtrasEnabled = true
         window.enterKioskMode(
             KioskConfiguration(exitAccelerator: "<Control><Alt>q", resetDelayAfterCompletion: .milliseconds(100)))
+        harness.check(window.policy == .kiosk, "kiosk mode sets the kiosk's policy")
         harness.check(!window.developerExtrasEnabled, "kiosk mode turns the inspector off")
         window.developerExtrasEnabled = true
         harness.check(!window.developerExtrasEnabled, "and keeps it off")

@@ -40,6 +40,7 @@ enum Scenarios {
         "kiosk-windows": Scenario(body: kioskWindows),
         "kiosk-idle": Scenario(timeoutSeconds: 90, body: kioskIdle),
         "capability-life": Scenario(body: capabilityLife),
+        "kiosk-chip-window": Scenario(timeoutSeconds: 90, body: kioskChipWindow),
         "app-focus": Scenario(body: applicationFocus),
         "embedder-callbacks": Scenario(body: embedderCallbacks),
         "user-content": Scenario(body: userContent),

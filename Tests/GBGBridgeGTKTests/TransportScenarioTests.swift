@@ -17,7 +17,7 @@ struct TransportScenarioTests {
             "forged-hello", "extension-delivery", "surrogate-ids", "oversize", "console", "load-failures",
             "navigation-kinds",
             "error-page", "context-menu", "kiosk", "kiosk-windows", "kiosk-idle", "app-focus", "embedder-callbacks",
-            "capability-life", "user-content", "explicit-policy", "web-camera",
+            "capability-life", "kiosk-chip-window", "user-content", "explicit-policy", "web-camera",
             "web-camera-ask", "web-camera-hostile", "forged-events", "blank-steps", "message-order",
         ])
     func scenario(_ name: String) async throws {
@@ -27,6 +27,7 @@ struct TransportScenarioTests {
             scenario: name,
             ownDisplay: [
                 "lifecycle", "app-focus", "kiosk", "kiosk-windows", "kiosk-idle", "context-menu", "capability-life",
+                "kiosk-chip-window",
             ].contains(name))
         #expect(run.status == 0, "scenario \(name) failed:\n\(run.output)")
         #expect(!run.output.contains("not ok"), "scenario \(name):\n\(run.output)")

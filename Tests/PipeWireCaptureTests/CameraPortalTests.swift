@@ -71,7 +71,7 @@ struct CameraPortalTests {
         let host = BridgeHost(hostVersion: "1.0.0-test")
         let coordinator = CaptureCoordinator(
             host: host, camera: .auto, selfieRecipientKey: nil, preferences: nil, hotplugDirectory: directory)
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         defer { coordinator.stopWatchingCameras() }
         #expect(coordinator.cameraAvailable == true)
         #expect(!coordinator.isWatchingPipeWire, "no watch (and no remote) before access")

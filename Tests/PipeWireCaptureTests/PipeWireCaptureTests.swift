@@ -260,7 +260,7 @@ struct PipeWireCameraTests {
             host: host, camera: .pipewire(node), selfieRecipientKey: nil, preferences: nil, hotplugDirectory: directory)
         var changes: [Bool] = []
         coordinator.onCameraAvailabilityChanged = { changes.append($0) }
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         defer { coordinator.stopWatchingCameras() }
         #expect(coordinator.cameraAvailable == true)
         #expect(coordinator.isWatchingPipeWire)

@@ -27,7 +27,7 @@ struct PipeWireCaptureWindowTests {
         let coordinator = CaptureCoordinator(
             host: host, camera: .pipewire(PrivatePipeWire.cameraName), selfieRecipientKey: try demoPublicKey(),
             documentAutoCapture: false, preferences: nil, hotplugDirectory: nil)
-        await coordinator.install()
+        await coordinator.install(sharing: RunStore())
         #expect(host.documentCapture.isEnabled)
 
         let opening = ContinuousClock.now

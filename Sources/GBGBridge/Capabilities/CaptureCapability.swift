@@ -27,6 +27,10 @@ public final class CaptureCapability {
     public var permissionState: PermissionState = .notDetermined
     /// Version reported while supported; `"1.0"` when `nil`.
     public var version: String?
+    /// Sees each result the handler returns for a request of the page still shown, just before the
+    /// host answers with it; a result for a page that went away meanwhile is dropped unseen. For
+    /// what an answer the page received teaches the app beyond the page; one observer per slot.
+    @ObservationIgnored public var onAnswer: (@MainActor (CaptureResult) -> Void)?
     /// How many ``complete(_:)`` calls arrived with no request to complete.
     public private(set) var ignoredCompletionCount = 0
 

@@ -334,7 +334,7 @@ extension BridgeHost {
         Task {
             let result = await handler(request)
             slot.finish(token: token)
-            if slot === documentCapture { noteDocumentCaptureDelivered(result, generation: generation) }
+            if generation == pageGeneration { slot.onAnswer?(result) }
             responder.respond(status: result.responseStatus, data: result.responseData, error: result.responseError)
         }
     }

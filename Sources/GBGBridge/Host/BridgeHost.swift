@@ -51,26 +51,6 @@ public final class BridgeHost {
     /// nobody and is dropped. Reported at once, whether the request was waiting for the app
     /// (``pendingRequests``) or a handler was still working on it (its later answer is only
     /// counted in ``droppedResponseCount``).
-    /// The `mrz` member of the last document capture answered in this run whose zone was read
-    /// (`status` `read`), for `nfc.read` to open the chip with and to compare with the chip's
-    /// DG1. A newer document capture replaces it, read or not; ``forgetDocumentCaptures()`` clears it.
-    @ObservationIgnored public private(set) var lastDocumentMRZ: JSONValue?
-
-    /// Forgets what document captures left behind (``lastDocumentMRZ``): for a kiosk's next person.
-    public func forgetDocumentCaptures() {
-        lastDocumentMRZ = nil
-    }
-
-    /// Remembers a document capture's zone when its answer reaches the page that asked.
-    func noteDocumentCaptureDelivered(_ result: CaptureResult, generation: UInt64) {
-        guard generation == pageGeneration, case .document(let document) = result else { return }
-        if case .object(let members)? = document.mrz, members["status"] == .string("read") {
-            lastDocumentMRZ = document.mrz
-        } else {
-            lastDocumentMRZ = nil
-        }
-    }
-
     @ObservationIgnored public var onRequestAbandoned: (@MainActor (BridgeMessage, String) -> Void)?
     /// Messages a ``messageStream()`` subscriber never saw because it fell too far behind.
     public internal(set) var droppedStreamMessageCount = 0

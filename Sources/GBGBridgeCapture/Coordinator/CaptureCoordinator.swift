@@ -388,9 +388,9 @@ public final class CaptureCoordinator {
         return result
     }
 
-    /// Closes every capture window without reporting (their requests were settled with the page
-    /// that sent them) and drops the photos being prepared.
-    func closeWindowsForGonePage() {
+    /// Closes every capture window without answering its request (settled by the host with the page
+    /// that sent it, or when the journey window closes) and drops the photos being prepared.
+    func closeWindowsUnanswered() {
         for (kind, window) in windows {
             window.close()
             photoTaken(nil, kind: kind)

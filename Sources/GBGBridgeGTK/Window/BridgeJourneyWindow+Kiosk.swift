@@ -83,6 +83,8 @@ struct KioskState {
     /// The back-forward list as the first session's journey page left it on loading, before
     /// anybody touched it: every reset starts the next session's history from it.
     var initialHistory: OpaquePointer?
+    /// Whether the window's end was handled (``BridgeJourneyWindow/tearDownKiosk()``).
+    var isTornDown = false
 }
 
 extension BridgeJourneyWindow {
@@ -114,6 +116,7 @@ extension BridgeJourneyWindow {
         guard let window, let webView else { return }
         let wasKiosk = kiosk != nil
         kiosk = configuration
+        policy = .kiosk
         if !wasKiosk {
             transport.lifecycle.subscribe { [weak self] event in self?.kioskPageEvent(event) }
         }
@@ -144,6 +147,27 @@ extension BridgeJourneyWindow {
         startIdleWatch()
     }
 
+    /// Whether the key is kiosk mode's exit key (``KioskConfiguration/exitAccelerator``).
+    func isKioskExitKey(keyval: UInt32, modifiers: UInt32) -> Bool {
+        kiosk?.matchesExitKey(keyval: keyval, modifiers: modifiers) ?? false
+    }
+
+    /// Kiosk mode's part of the window's end, when it is destroyed: other windows may be minimised
+    /// again (once no kiosk window is left), the idle watch and a pending reset stop, the first
+    /// session's history is released. Does nothing outside kiosk mode, and nothing the second time.
+    func tearDownKiosk() {
+        guard kiosk != nil, !kioskState.isTornDown else { return }
+        kioskState.isTornDown = true
+        KioskWindowGuard.kioskWindowClosed()
+        kioskState.idleTask?.cancel()
+        kioskState.pendingReset?.cancel()
+        kioskState.idleWarning = nil
+        if let history = kioskState.initialHistory {
+            webkit_web_view_session_state_unref(history)
+            kioskState.initialHistory = nil
+        }
+    }
+
     /// Tells the window the journey finished (`journey.complete`): closing no longer cancels
     /// it, and in kiosk mode the session is wiped and the journey starts again after
     /// ``KioskConfiguration/resetDelayAfterCompletion``.
@@ -163,8 +187,9 @@ extension BridgeJourneyWindow {
     /// Wipes every trace of the session and starts the journey again at ``url``, without
     /// waiting for the page:
     /// 1. the host is reset (pending requests settled, captures cancelled), and every capability
-    ///    hears that the session ended (``HostCapability/sessionDidEnd()``): it closes its windows
-    ///    (the capture window, the chip-reading window) and forgets what it held;
+    ///    hears that the session ended (``RunCapabilities/sessionDidEnd()``): it closes its windows
+    ///    (the capture window, the chip-reading window) and forgets what it held, and the store the
+    ///    capabilities share (the zone read from a document photo, say) is emptied;
     /// 2. the web process is terminated, and with it everything the page holds in memory and
     ///    anything that could hold the reset back: an open `alert()`, a `beforeunload` handler,
     ///    a loop that never returns, the same in a cross-origin frame;
@@ -176,8 +201,6 @@ extension BridgeJourneyWindow {
     ///    (``KioskWipe/clearAll(_:)``);
     /// 5. the journey is loaded afresh in a new web process.
     ///
-    /// The host also forgets the zone read from the last document capture (``BridgeHost/lastDocumentMRZ``).
-    ///
     /// The back-forward list starts again from the one the first session had before anybody
     /// touched it (WebKitGTK has no call to empty it; a restored session state replaces it).
     public func resetSession(reason: String) async {
@@ -188,8 +211,7 @@ extension BridgeJourneyWindow {
         hideIdleWarning()
         isJourneyInProgress = false
         host.resetForNewPage(reason: "The session was reset: \(reason)")  // untranslated: bridge data
-        host.forgetDocumentCaptures()
-        for capability in capabilities { capability.sessionDidEnd() }
+        capabilities.sessionDidEnd()
         hideNotice()
         webkit_web_view_terminate_web_process(webView)
         if let context = webContext, let manager = webkit_web_context_get_website_data_manager(context) {

@@ -70,14 +70,15 @@ public final class BridgeJourneyWindow {
     public private(set) var pageTitle = ""
     /// How many times the web process has died (crash, memory limit, kill).
     public var webProcessCrashCount: Int { transport.webProcessTerminationCount }
-    /// Whether WebKit's developer extras (the inspector) are enabled. Always `false` in kiosk mode.
+    /// Whether WebKit's developer extras (the inspector) are enabled. Always `false` when the
+    /// ``policy`` allows no inspector (kiosk mode).
     public var developerExtrasEnabled: Bool {
         get {
             webView.map { webkit_settings_get_enable_developer_extras(webkit_web_view_get_settings($0)) != 0 } ?? false
         }
         set {
             guard let webView else { return }
-            let enabled = newValue && kiosk == nil
+            let enabled = newValue && policy.allowsInspector
             webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(webView), enabled ? 1 : 0)
         }
     }
@@ -111,13 +112,13 @@ public final class BridgeJourneyWindow {
     public var onIdleWarningAnswered: (@MainActor () -> Void)?
     /// Called once the window has been destroyed.
     public var onClosed: (@MainActor () -> Void)?
-    /// The app's capabilities, told of the journey's life: ``HostCapability/pageDidReset()`` when
-    /// a new document replaces the page or its web process dies, ``HostCapability/sessionDidEnd()``
-    /// when a kiosk session is wiped (``resetSession(reason:)``).
-    public var capabilities: [any HostCapability] = []
+    /// The app's capabilities, told of the journey's life: ``RunCapabilities/pageDidReset()`` when
+    /// a new document replaces the page or its web process dies, ``RunCapabilities/sessionDidEnd()``
+    /// (which also empties their shared store) when a kiosk session is wiped (``resetSession(reason:)``).
+    public var capabilities = RunCapabilities()
     /// Called with each context menu WebKit is about to show, after the window removed the
-    /// navigation items (kiosk mode shows none and does not call it). Return `true` to show no
-    /// menu; a menu left empty is not shown either.
+    /// navigation items (a ``policy`` without context menu, kiosk mode's, shows none and does not
+    /// call it). Return `true` to show no menu; a menu left empty is not shown either.
     public var onContextMenu: (@MainActor (UnsafeMutablePointer<WebKitContextMenu>) -> Bool)?
 
     let signals = SignalConnections()
@@ -141,6 +142,9 @@ public final class BridgeJourneyWindow {
     var closeDialog: UnsafeMutablePointer<GtkWidget>?
     /// Kiosk mode, once entered.
     var kiosk: KioskConfiguration?
+    /// What the window allows: ``JourneyWindowPolicy/standard`` until a mode sets another
+    /// (``enterKioskMode(_:)`` sets ``JourneyWindowPolicy/kiosk``).
+    public internal(set) var policy = JourneyWindowPolicy.standard
     var kioskState = KioskState()
     /// While a session reset is under way: loads are not reported.
     var isResetting = false
@@ -223,7 +227,7 @@ public final class BridgeJourneyWindow {
 
     isolated deinit {
         // Still open: the destroy below runs after the handlers are gone.
-        if kiosk != nil, window != nil { KioskWindowGuard.kioskWindowClosed() }
+        if window != nil { tearDownKiosk() }
         denyPendingPermissions()
         signals.disconnectAll()
         if let reloadDialog { gtk_widget_destroy(reloadDialog) }
@@ -283,9 +287,10 @@ public final class BridgeJourneyWindow {
         hasEnded = true
     }
 
-    /// Opens WebKit's inspector for the page (enables developer extras first). Does nothing in kiosk mode.
+    /// Opens WebKit's inspector for the page (enables developer extras first). Does nothing when the
+    /// ``policy`` allows no inspector (kiosk mode).
     public func showInspector() {
-        guard let webView, kiosk == nil else { return }
+        guard let webView, policy.allowsInspector else { return }
         developerExtrasEnabled = true
         webkit_web_inspector_show(webkit_web_view_get_inspector(webView))
     }
@@ -312,13 +317,14 @@ public final class BridgeJourneyWindow {
     /// Whether the error page is shown instead of the journey.
     public var isShowingErrorPage: Bool { errorPage.isShown }
 
-    /// Shows the error page for `failure` in place of the web view. In kiosk mode the page is for
-    /// the public: it says the service is not available and to ask a member of staff, and shows
-    /// nothing of `failure`.
+    /// Shows the error page for `failure` in place of the web view. For the public (the ``policy``'s
+    /// error page, kiosk mode's) it says the service is not available and to ask a member of staff,
+    /// and shows nothing of `failure`.
     public func showErrorPage(for failure: JourneyLoadFailure) {
+        let forPublic = policy.errorPage == .publicAudience
         errorPage.show(
-            failure, forPublic: kiosk != nil,
-            focusRetry: kiosk == nil && (window.map { gtk_window_is_active($0) != 0 } ?? false))
+            failure, forPublic: forPublic,
+            focusRetry: !forPublic && (window.map { gtk_window_is_active($0) != 0 } ?? false))
     }
 
     /// Whether the error page shows the public's text rather than the failure.
@@ -376,9 +382,10 @@ public final class BridgeJourneyWindow {
     }
 
     /// Reloads the journey as the Reload key does: while a journey is in progress a dialog
-    /// asks first (any step in progress is lost); in kiosk mode it does nothing.
+    /// asks first (any step in progress is lost). Does nothing when the ``policy`` allows no reload
+    /// (kiosk mode).
     public func requestReload() {
-        guard kiosk == nil, let window, webView != nil, reloadDialog == nil else { return }
+        guard policy.allowsReload, let window, webView != nil, reloadDialog == nil else { return }
         guard isJourneyInProgress, transport.isPageReady, shownLoadFailure == nil else {
             reload()
             return
@@ -393,9 +400,10 @@ public final class BridgeJourneyWindow {
     /// Closes the window as the window manager's close does (Alt+F4, the title bar's close
     /// button): when the page already got something done (a photo, a chip read: see
     /// ``BridgeHost/completedRequestCount``) and the journey is not finished, a dialog asks first,
-    /// with staying as the default; otherwise it closes at once (``close()``). Kiosk mode does nothing.
+    /// with staying as the default; otherwise it closes at once (``close()``). Does nothing when the
+    /// ``policy`` allows no closing (kiosk mode: only its exit key closes the window).
     public func requestClose() {
-        guard kiosk == nil, let window, !isClosing else { return }
+        guard policy.allowsClosing, let window, !isClosing else { return }
         if let closeDialog {
             gtk_window_present(gbg_window(closeDialog))
             return
@@ -471,12 +479,12 @@ public final class BridgeJourneyWindow {
         transport.lifecycle.subscribe { [unowned self] event in
             switch event {
             case .loadStarted: currentLoadFailure = nil
-            case .committed: for capability in capabilities { capability.pageDidReset() }
+            case .committed: capabilities.pageDidReset()
             case .ready(let isNewDocument): documentReady(isNewDocument: isNewDocument)
             case .loadFinished: if !isResetting { pageLoaded() }
             case .loadFailed(let failure): pageFailed(failure)
             case .webProcessTerminated(let reason):
-                for capability in capabilities { capability.pageDidReset() }
+                capabilities.pageDidReset()
                 if !isResetting { webProcessTerminated(reason) }
             }
         }
@@ -512,7 +520,7 @@ public final class BridgeJourneyWindow {
         signals.connect(
             windowPointer, "delete-event", trampoline: Signal.event,
             closure: { [unowned self] (_: gpointer?) in
-                if kiosk == nil { requestClose() }
+                requestClose()
                 return true
             } as Signal.Event)
         signals.connect(
@@ -562,13 +570,15 @@ public final class BridgeJourneyWindow {
     }
 
     private func pageFailed(_ failure: JourneyLoadFailure) {
-        // A session reset ends the web process on purpose, and a crash in kiosk mode brings one:
-        // either loads the journey itself.
-        if isResetting || (kiosk != nil && failure.kind == .webProcess) { return }
+        // A session reset ends the web process on purpose, and a crash that starts the journey again
+        // (kiosk mode) brings one: either loads the journey itself.
+        if isResetting || (policy.webProcessCrash == .startJourneyAgain && failure.kind == .webProcess) { return }
         currentLoadFailure = failure
         if showsErrorPage { showErrorPage(for: failure) }
         // A session reset loads the journey itself once the wipe is done.
-        if kiosk != nil { errorPage.scheduleRetry { [unowned self] in window != nil && !isResetting } }
+        if policy.errorPage == .publicAudience {
+            errorPage.scheduleRetry { [unowned self] in window != nil && !isResetting }
+        }
         onLoadFailed?(failure)
     }
 
@@ -578,7 +588,7 @@ public final class BridgeJourneyWindow {
     private func keyPressed(_ event: GdkEventKey) -> Bool {
         let modifiers = event.state & gtk_accelerator_get_default_mod_mask().rawValue
         let key = gdk_keyval_to_lower(event.keyval)
-        if let kiosk, kiosk.matchesExitKey(keyval: event.keyval, modifiers: modifiers) {
+        if isKioskExitKey(keyval: event.keyval, modifiers: modifiers) {
             closeKiosk()
             return true
         }
@@ -602,16 +612,17 @@ public final class BridgeJourneyWindow {
             return true
         case GDK_KEY_F12, GDK_KEY_i, GDK_KEY_c, GDK_KEY_j:
             // The inspector's keys.
-            if kiosk != nil, key == UInt32(GDK_KEY_F12) || modifiers == control | shift { return true }
+            if !policy.allowsInspector, key == UInt32(GDK_KEY_F12) || modifiers == control | shift { return true }
             return false
         default:
             return false
         }
     }
 
-    /// Navigation has no place in a journey's context menu; kiosk mode shows none at all.
+    /// Navigation has no place in a journey's context menu; a ``policy`` without one (kiosk mode's)
+    /// shows none at all.
     private func contextMenu(_ menu: gpointer?) -> Bool {
-        guard kiosk == nil else { return true }
+        guard policy.allowsContextMenu else { return true }
         guard let menu else { return false }
         let contextMenu = menu.assumingMemoryBound(to: WebKitContextMenu.self)
         Self.removeNavigationItems(from: contextMenu)
@@ -729,8 +740,8 @@ public final class BridgeJourneyWindow {
     // MARK: Page
 
     private func webProcessTerminated(_ reason: String) {
-        // Kiosk mode starts the whole journey again instead (its own part hears of it).
-        guard kiosk == nil else { return }
+        // Otherwise the mode that set the policy starts the whole journey again (kiosk mode hears of it).
+        guard policy.webProcessCrash == .reloadWithNotice else { return }
         let reloaded =
             transport.reloadsAfterWebProcessTermination
             && transport.webProcessTerminationCount <= transport.maximumReloadsAfterTermination
@@ -774,16 +785,9 @@ public final class BridgeJourneyWindow {
     }
 
     private func windowDestroyed() {
-        if kiosk != nil { KioskWindowGuard.kioskWindowClosed() }
+        tearDownKiosk()
         denyPendingPermissions()
         signals.disconnectAll()
-        kioskState.idleTask?.cancel()
-        kioskState.pendingReset?.cancel()
-        kioskState.idleWarning = nil
-        if let history = kioskState.initialHistory {
-            webkit_web_view_session_state_unref(history)
-            kioskState.initialHistory = nil
-        }
         errorPage.cancelRetry()
         transport.tearDown(reason: "The journey window was closed")  // untranslated: bridge data
         window = nil

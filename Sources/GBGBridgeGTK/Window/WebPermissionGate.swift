@@ -252,7 +252,7 @@ final class WebPermissionGate {
             let cameraAllowed =
                 state.cameraAccess == .allow
                 || (state.cameraAccess == .ask
-                    && (journey.kiosk != nil
+                    && (!journey.policy.asksThePersonForTheCamera
                         || state.remembered[Self.rememberKey(origin: origin, kind: .camera)] == true))
             answer(
                 request, kind: .deviceInfo, origin: origin, allowed: cameraAllowed,
@@ -267,7 +267,7 @@ final class WebPermissionGate {
         case .allow:
             answer(request, kind: kind, origin: origin, allowed: true, reason: tr("web camera access is set to allow"))
         case .ask:
-            if journey.kiosk != nil {
+            if !journey.policy.asksThePersonForTheCamera {
                 answer(
                     request, kind: kind, origin: origin, allowed: true,
                     reason: tr("kiosk mode allows the journey origin"))
