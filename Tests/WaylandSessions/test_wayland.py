@@ -9,7 +9,7 @@ Environment: GBGBRIDGE_SHELL (the shell), SCRATCH_PATH (SwiftPM's scratch path, 
 WAYLAND_ARTIFACTS (where screenshots and logs are kept, default <scratch>/wayland-artifacts).
 """
 
-import json
+import atexit
 import os
 import re
 import shutil
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from wayland_session import (APP_ID, ARTIFACTS, CHILD_TOPLEVEL, FIXTURES, FULLSCREEN, KIOSK_GEOMETRY,
                              NEW_TOPLEVEL, ROOT, SCRATCH, SHELL, ProcessGroups, Weston, log_tail,
-                             picture_facts, read, session_environment, wait_until)
+                             interrupt_on_sigterm, picture_facts, read, session_environment, wait_until)
 
 WORK = None
 DEMO_CAPTURES = ["--document-image", FIXTURES / "document.png", "--selfie-image", FIXTURES / "selfie.jpg"]
@@ -37,14 +37,20 @@ def setUpModule():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     WORK = Path(tempfile.mkdtemp(prefix="gbgbridge-wayland."))
     WORK.chmod(0o755)
+    interrupt_on_sigterm()
+    # An interrupted run skips tearDownModule; its logs are kept all the same.
+    atexit.register(tearDownModule)
 
 
 def tearDownModule():
+    global WORK
     if WORK is None:
         return
+    ProcessGroups.end_everything()
     for log in WORK.glob("*.log"):
         shutil.copy(log, ARTIFACTS / log.name)
     shutil.rmtree(WORK, ignore_errors=True)
+    WORK = None
     print(f"wayland-test: screenshots and logs in {ARTIFACTS}", file=sys.stderr)
 
 
@@ -58,6 +64,9 @@ def load_tests(loader, standard_tests, pattern):
 
 class SessionTestCase(unittest.TestCase):
     """Process groups ended after every test, whatever its outcome, and the shared assertions."""
+
+    # The messages say what was expected and what was seen; unittest's own would repeat whole logs.
+    longMessage = False
 
     def setUp(self):
         self.groups = ProcessGroups()
@@ -115,6 +124,11 @@ class WestonSessionTests(SessionTestCase):
     def tearDownClass(cls):
         cls.class_groups.end_all()
 
+    def take_screenshot(self, name):
+        error = self.weston.screenshot(name)
+        if error:
+            self.fail(f"expected weston's screenshot {name}.png: {error}")
+
     def debug_env(self):
         return {**self.env, "WAYLAND_DEBUG": "client"}
 
@@ -133,11 +147,12 @@ class WestonSessionTests(SessionTestCase):
         self.assert_picture(screenshot, 1280, 900)
         app_ids = sorted(set(APP_ID.findall(read(stderr))))
         self.assertEqual(app_ids, ["io.gbgbridge.Shell"],
-                         "expected the xdg_toplevel app_id io.gbgbridge.Shell (the .desktop file's name)")
+                         f"expected the xdg_toplevel app_id io.gbgbridge.Shell (the .desktop file's name), saw {app_ids}")
         # weston's headless backend has no seat, and GTK's keymap code complains about it on every start
         # (Gdk-CRITICAL gdk_seat_get_keyboard); without --verbose such library lines must not reach stderr.
         criticals = [line for line in read(stderr).splitlines() if "CRITICAL" in line]
-        self.assertEqual(criticals, [], "expected no GLib criticals on stderr without --verbose")
+        self.assertEqual(criticals, [], "expected no GLib criticals on stderr without --verbose, saw:\n"
+                         + "\n".join(criticals[:5]))
 
     def test_2_capture_dialog_and_camera_prompt(self):
         """2. the capture dialog (test-pattern camera, auto-capture) and the camera prompt are children of the journey window"""
@@ -151,7 +166,7 @@ class WestonSessionTests(SessionTestCase):
         self.wait_for("the capture dialog (xdg_toplevel.set_parent)", lambda: CHILD_TOPLEVEL.search(read(stderr)),
                       40, capture, stderr)
         time.sleep(1.5)
-        self.assertIsNone(self.weston.screenshot("capture-dialog-weston"))
+        self.take_screenshot("capture-dialog-weston")
         try:
             status = capture.wait(timeout=90)
         except subprocess.TimeoutExpired:
@@ -164,8 +179,10 @@ class WestonSessionTests(SessionTestCase):
         # The journey window's toplevel is the first one created; the dialog names it as its parent.
         toplevels = NEW_TOPLEVEL.findall(read(stderr))
         self.assertTrue(toplevels, "expected the shell to create an xdg_toplevel (get_toplevel), none in its log")
-        self.assertIn(f"set_parent(xdg_toplevel@{toplevels[0]})", read(stderr),
-                      f"expected the capture dialog to be a child of the journey window (xdg_toplevel@{toplevels[0]})")
+        parents = sorted(set(re.findall(r"set_parent\(xdg_toplevel@[0-9]*\)", read(stderr))))
+        self.assertIn(f"set_parent(xdg_toplevel@{toplevels[0]})", parents,
+                      f"expected the capture dialog to be a child of the journey window (xdg_toplevel@{toplevels[0]}), "
+                      f"saw {parents}")
 
         # The journey page's own camera request (getUserMedia) with nobody answering for the person: the
         # prompt is the journey window's child too.
@@ -178,7 +195,7 @@ class WestonSessionTests(SessionTestCase):
         self.wait_for("the camera prompt (xdg_toplevel.set_parent)", lambda: CHILD_TOPLEVEL.search(read(prompt_stderr)),
                       30, prompt, prompt_stderr)
         time.sleep(1)
-        self.assertIsNone(self.weston.screenshot("camera-prompt-weston"))
+        self.take_screenshot("camera-prompt-weston")
         self.assert_picture(ARTIFACTS / "camera-prompt-weston.png", 1280, 1024)
         self.groups.end(prompt)
 
@@ -207,7 +224,7 @@ class WestonSessionTests(SessionTestCase):
         status = run_with_stand_in(unset, stderr)
         self.assertEqual(status, 0, f"expected the run with the stand-in driver to succeed; stderr:\n{read(stderr)}")
         self.assertIn(f"note: NVIDIA's proprietary driver is loaded: {DMABUF_NOTE} (WEBKIT_DISABLE_DMABUF_RENDERER=1)",
-                      read(stderr), "expected the note on the DMA-BUF renderer on stderr")
+                      read(stderr), f"expected the note on the DMA-BUF renderer on stderr, saw:\n{read(stderr)}")
         stderr = WORK / "guard-user-setting-stderr.log"
         status = run_with_stand_in({**self.env, "WEBKIT_DISABLE_DMABUF_RENDERER": "0"}, stderr)
         self.assertEqual(status, 0, f"expected the run with the user's setting to succeed; stderr:\n{read(stderr)}")
@@ -319,12 +336,16 @@ class CageKioskTests(SessionTestCase):
             return facts is not None and facts[2] > 1000
 
         screenshot.unlink(missing_ok=True)
-        self.assertTrue(any(settled() for _ in range(30)),
-                        f"expected the kiosk's start page to settle in grim's screenshots ({screenshot}): "
-                        "two the same a second apart with more than 1000 colours, none in 30 tries")
+        if not any(settled() for _ in range(30)):
+            facts = picture_facts(screenshot) if screenshot.exists() else None
+            self.fail(f"expected the kiosk's start page to settle in grim's screenshots ({screenshot}): two the same "
+                      f"a second apart with more than 1000 colours, none in 30 tries; the last: "
+                      + (f"{facts[0]}x{facts[1]}, {facts[2]} colours" if facts else "none taken"))
         self.assert_picture(screenshot, 1280, 720)
+        geometries = sorted(set(re.findall(r"set_window_geometry\([^)]*\)", read(log))))
         self.assertRegex(read(log), KIOSK_GEOMETRY,
-                         "expected the kiosk window to cover cage's 1280x720 output (set_window_geometry(0, 0, 1280, 720))")
+                         "expected the kiosk window to cover cage's 1280x720 output (set_window_geometry(0, 0, 1280, 720)), "
+                         f"saw {geometries}")
         # The shell is cage's only client: when it ends, cage ends too.
         subprocess.run(["pkill", "-TERM", "-P", str(cage.pid)])
         self.assertTrue(wait_until(lambda: cage.poll() is not None, 15),

@@ -5,6 +5,7 @@ that ending the group also ends what it started: weston's own clients (weston-de
 weston-keyboard), the shell's WebKit processes, cage's client.
 """
 
+import atexit
 import os
 import re
 import signal
@@ -68,10 +69,22 @@ def picture_facts(path):
 
 
 class ProcessGroups:
-    """Processes started as leaders of process groups of their own, ended together by end_all."""
+    """Processes started as leaders of process groups of their own, ended together by end_all.
+
+    Whatever is left when Python exits (an interrupted run skips tearDown) is ended then.
+    """
+
+    every = []
 
     def __init__(self):
         self.leaders = []
+        ProcessGroups.every.append(self)
+
+    @staticmethod
+    def end_everything():
+        """Ends the groups of every ProcessGroups still holding some."""
+        for groups in ProcessGroups.every:
+            groups.end_all()
 
     def start(self, argv, **options):
         """Starts argv in a new session (its own process group) and keeps it for end_all."""
@@ -147,6 +160,16 @@ class Weston:
             return "weston-screenshooter wrote no wayland-screenshot-*.png"
         taken[-1].replace(ARTIFACTS / f"{name}.png")
         return None
+
+
+atexit.register(ProcessGroups.end_everything)
+
+
+def interrupt_on_sigterm():
+    """SIGTERM interrupts the run like Ctrl+C, so that the exit handlers end what it started."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 # Lines of a WAYLAND_DEBUG=client log.
