@@ -159,7 +159,7 @@ class DebianRoot:
         return done.stdout if done.returncode == 0 else ""
 
     def close(self, keep):
-        """Kills what runs in the root, unmounts it, and removes it unless keep; a problem or None."""
+        """Kills what runs in the root, unmounts it, and removes it unless keep; (unmounted, what happened)."""
         for process in Path("/proc").glob("[0-9]*"):
             try:
                 if os.readlink(process / "root") == str(self.path):
@@ -175,11 +175,11 @@ class DebianRoot:
             if subprocess.run(["umount", target], stderr=subprocess.DEVNULL).returncode != 0:
                 subprocess.run(["umount", "-l", target])
         if mounted():
-            return f"could not unmount everything under {self.path}; leaving it"
+            return False, f"could not unmount everything under {self.path}; leaving it"
         if keep:
-            return f"root kept at {self.path}"
+            return True, f"root kept at {self.path}"
         subprocess.run(["rm", "-rf", "--one-file-system", str(self.path)])
-        return None
+        return True, None
 
 
 class Archive:

@@ -78,23 +78,26 @@ class InstalledPackageTests(unittest.TestCase):
 
     @classmethod
     def close(cls):
-        """Removes the archive, unmounts and removes the root (once), and prints the phases' timings."""
+        """Removes the archive, unmounts and removes the root (once), and prints the phases' timings;
+        whether everything was unmounted."""
         if cls.root is None and cls.archive is None:
-            return
-        problem = None
+            return True
+        unmounted, note = True, None
         if cls.archive:
             cls.archive.close()
         if cls.root:
-            problem = cls.root.close(KEEP_ROOT)
+            unmounted, note = cls.root.close(KEEP_ROOT)
         cls.root = cls.archive = None
-        if problem:
-            print(f"install-test: {problem}", file=sys.stderr)
+        if note:
+            print(f"install-test: {note}", file=sys.stderr)
         print("\n" + "\n".join(f"  {line}" for line in cls.timings.lines), file=sys.stderr)
+        return unmounted
 
     @classmethod
     def tearDownClass(cls):
         minbase_size = cls.root.minbase_size
-        cls.close()
+        if not cls.close():
+            raise AssertionError("expected everything mounted in the root to be unmounted again")
         print(f"  .deb size                          {cls.deb.stat().st_size} bytes", file=sys.stderr)
         installed_size = run(["dpkg-deb", "-f", cls.deb, "Installed-Size"]).stdout.strip()
         print(f"  Installed-Size                     {installed_size} KiB", file=sys.stderr)
@@ -208,6 +211,7 @@ class InstalledPackageTests(unittest.TestCase):
                          f"expected LANGUAGE=de {PACKAGE} --timeout -5 to exit with status 2, saw {done.returncode}: {german}")
         self.assertIn("Fehler: --timeout muss eine Anzahl Sekunden", german,
                       f"expected LANGUAGE=de {PACKAGE} to print a German message, saw: {german}")
+        print(f"\ninstall-test: German message: {german}", file=sys.stderr)
         self.timings.done("German message catalogue")
 
     @with_package_only
