@@ -17,8 +17,8 @@ import Synchronization
 // --no-single: a still's reading needs a second crop that reads the same (no certain single crop).
 // --every N: only the first image of each split and every N-th after it (the peer's subset).
 // --no-glyphs: the glyph reader off; --glyphs-only: the glyph reader alone; --no-lines: the line
-// reader off; --lines-only: the line reader alone; --always-turn: a still without a valid zone is
-// read turned a quarter even when lines of a zone format were read upright (as before).
+// reader off; --lines-only: the line reader alone; --turn-only-without-zone: a still without a
+// valid zone is read turned a quarter only when no lines of a zone format were read upright.
 //
 // For each still that gave no key, the benchmark also says whether the locator found a candidate
 // on the printed zone (its centre inside the zone's quadrilateral, `scene.mrz_quad` in the
@@ -79,7 +79,7 @@ struct Options {
     var glyphs = true
     var tesseract = true
     var lines = true
-    var alwaysTurn = false
+    var turnOnlyWithoutZone = false
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -99,11 +99,11 @@ struct Options {
             case "--no-glyphs": glyphs = false
             case "--glyphs-only": tesseract = false; lines = false
             case "--no-lines": lines = false
-            case "--always-turn": alwaysTurn = true
+            case "--turn-only-without-zone": turnOnlyWithoutZone = true
             case "--lines-only": tesseract = false; glyphs = false
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--always-turn]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone]"
                 )
                 exit(2)
             }
@@ -305,7 +305,7 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
     scanner.usesGlyphReader = options.glyphs
     scanner.usesTesseract = options.tesseract
     scanner.usesLineReader = options.lines
-    scanner.turnsOnlyWithoutZone = !options.alwaysTurn
+    scanner.turnsOnlyWithoutZone = options.turnOnlyWithoutZone
     let clock = ContinuousClock()
     for index in stride(from: job, to: chosen.count, by: jobs) {
         let entry = chosen[index]
@@ -325,6 +325,16 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
                         return "\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"
                     }
                     print("    " + described.joined(separator: " "))
+                }
+            }
+            scanner.onLineRead = { _, lines in
+                print("  lines \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
+                for line in lines {
+                    let doubts = line.symbols.enumerated().filter { $0.element.confidence < 90 }.map { index, symbol in
+                        let others = symbol.alternatives.prefix(2).map { "\($0.character)\(Int($0.confidence))" }
+                        return "\(index):\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"
+                    }
+                    print("    doubts " + doubts.joined(separator: " "))
                 }
             }
             scanner.onGlyphRead = { _, lines in

@@ -127,7 +127,7 @@ public final class LineReader {
     /// Greedy CTC decoding of `scores` (``LineModel/classCount`` rows of `steps` raw scores, blank
     /// first): each step's best class, runs of one class joined, blanks dropped. A character's
     /// confidence is its best probability over its run; its doubts, the other characters' best
-    /// probabilities over the run and the steps beside it.
+    /// probabilities over the run.
     static func decode(_ scores: [Float], steps: Int) -> [DecodedCharacter] {
         let classes = LineModel.classCount
         guard steps > 0, scores.count == classes * steps else { return [] }
@@ -158,10 +158,9 @@ public final class LineReader {
                 for s in t...end where probabilities[label * steps + s] > probabilities[label * steps + peakStep] {
                     peakStep = s
                 }
-                let window = max(0, t - 1)...min(steps - 1, end + 1)
                 var alternatives: [(character: Character, confidence: Float)] = []
                 for c in 1..<classes where c != label {
-                    let p = window.map { probabilities[c * steps + $0] }.max() ?? 0
+                    let p = (t...end).map { probabilities[c * steps + $0] }.max() ?? 0
                     if p >= doubtProbability { alternatives.append((LineModel.alphabet[c - 1], p * 100)) }
                 }
                 alternatives.sort { $0.confidence > $1.confidence }

@@ -11,12 +11,12 @@ private let lineModelShips = access(lineModelPath, R_OK) == 0
 /// A file in the temporary folder holding `bytes`; removed by the caller.
 private func temporaryFile(_ bytes: [UInt8]) throws -> String {
     var template = Array("/tmp/mrz-lines-XXXXXX.onnx".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress, 5) }
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
     try #require(descriptor >= 0)
     let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     close(descriptor)
     try #require(written == bytes.count)
-    return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 @Suite struct LineReaderTests {
@@ -91,6 +91,6 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
         let input = LineReader.lineInput(wide, top: 10, bottom: 11, left: 0, right: 6000, inkIsBright: false)
         #expect(input.width <= LineModel.maximumWidth)
         #expect(input.values.count == LineModel.inputHeight * input.width)
-        #expect(input.values.allSatisfy(\.isFinite))
+        #expect(input.values.allSatisfy { $0.isFinite })
     }
 }

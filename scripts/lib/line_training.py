@@ -39,6 +39,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glyph_training as glyphs  # noqa: E402
 
 ALPHABET = glyphs.ALPHABET
+# Lines are drawn with capitals of 32 pixels before they are photographed (the glyph model's cells
+# use 48): a whole line at 48 takes twice as long to print and photograph, and the photographs
+# shrink every line to capitals of 12 to 34 pixels anyway.
+glyphs.RENDER_CAPITAL = 32
 # The line as the network sees it: LINE_HEIGHT rows around the capital band's centre, a capital
 # CAPITAL_ROWS rows high, the width following at the same scale (LineReader.swift uses the same).
 LINE_HEIGHT = 24
@@ -241,12 +245,44 @@ def edit_distance(a, b):
     return row[-1]
 
 
+def export(torch, network, path):
+    """ONNX (opset 11, the width free) that OpenCV 4.6's importer takes: the exporter shares equal
+    constants (the folded biases) through Identity nodes, which that importer refuses, so each
+    such node becomes a constant of its own. The file is written with the same bytes every time."""
+    example = torch.zeros(1, 1, LINE_HEIGHT, 400)
+    torch.onnx.export(
+        network, example, path, input_names=["line"], output_names=["logits"], opset_version=11,
+        dynamic_axes={"line": {3: "width"}, "logits": {3: "steps"}}, do_constant_folding=True)
+    inline_shared_constants(path)
+
+
+def inline_shared_constants(path):
+    """Each Identity node over a constant becomes a constant of its own (see export)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(path)
+    constants = {tensor.name: tensor for tensor in model.graph.initializer}
+    kept = []
+    for node in model.graph.node:
+        if node.op_type == "Identity" and node.input[0] in constants:
+            copy = numpy_helper.from_array(numpy_helper.to_array(constants[node.input[0]]), node.output[0])
+            model.graph.initializer.append(copy)
+        else:
+            kept.append(node)
+    del model.graph.node[:]
+    model.graph.node.extend(kept)
+    model.producer_version = ""
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
-    parser.add_argument("--lines", type=int, default=6000)
+    parser.add_argument("--lines", type=int, default=2400)
     parser.add_argument("--check-lines", type=int, default=300)
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=4207)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
@@ -269,9 +305,10 @@ def main():
     ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True)
     optimiser = torch.optim.Adam(network.parameters(), lr=2e-3)
     rng = np.random.default_rng(args.seed + 2)
-    batch_size = 24
+    batch_size = 12
     steps = args.epochs * math.ceil(len(train_data) / batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    done = 0
     for epoch in range(args.epochs):
         total = 0.0
         for items in batches(rng, train_data, batch_size):
@@ -285,14 +322,16 @@ def main():
             optimiser.step()
             schedule.step()
             total += float(loss) * len(items)
+            done += 1
+            if done % 100 == 0:
+                log(f"step {done} of {steps}: loss {float(loss):.3f}")
         exact, chars = evaluate(torch, network, check_data)
         log(f"epoch {epoch + 1}: loss {total / len(train_data):.4f}; held-out lines exact {exact:.3f}, "
             f"characters right {chars:.4f}")
-    network.eval()
-    example = torch.zeros(1, 1, LINE_HEIGHT, 400)
-    torch.onnx.export(
-        network, example, args.out, input_names=["line"], output_names=["logits"], opset_version=11,
-        dynamic_axes={"line": {3: "width"}, "logits": {3: "steps"}}, do_constant_folding=True)
+        # Written after every epoch, so that a long run can be looked at before it ends.
+        network.eval()
+        export(torch, network, args.out)
+        network.train()
     log(f"wrote {args.out}")
 
 
