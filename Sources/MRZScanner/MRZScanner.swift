@@ -107,17 +107,19 @@ public final class MRZScanner {
 
     /// Reads the zone in `image`.
     ///
-    /// Every crop is read by Tesseract and, when the glyph model was found, by ``glyphReader``. A
-    /// still scan reports a zone when the two readers read it the same (from any crops), or when one
-    /// reader, and no other valid zone from the other reader, confirms it: two differently prepared
-    /// crops read it the same, or one crop read it with certainty: every check digit held on the
-    /// characters as read (no repair), the reader had no doubt that could make another valid zone
-    /// (``AmbiguityCheck``), and no character of the zone's lines was read with less than
-    /// ``singleReadingConfidence`` (``singleGlyphConfidence`` for the glyph reader)
-    /// (``MRZScan/isConfirmed``). Two misreads can cancel out in a check digit, and names have no
-    /// check digit at all, so a reading with a repair or a weak character needs a second crop. A
-    /// live scan reads one crop; the frames confirm each other in ``MRZVoter`` (a frame whose two
-    /// readers read different valid zones does not vote).
+    /// Every crop is read by the readers in turn: ``lineReader`` (when its model was found), then
+    /// Tesseract, then ``glyphReader`` (when its model was found); a still's crop that one reader's
+    /// reading confirms is not read by the next. A still scan reports a zone when two readers read
+    /// it the same (from any crops), or when one reader, and no other valid zone from another
+    /// reader, confirms it: two differently prepared crops read it the same, or one crop read it
+    /// with certainty: every check digit held on the characters as read (no repair), the reader had
+    /// no doubt that could make another valid zone (``AmbiguityCheck``), and no character of the
+    /// zone's lines was read with less than ``singleReadingConfidence`` (``singleGlyphConfidence``
+    /// for the glyph reader, ``singleLineConfidence`` for the line reader) (``MRZScan/isConfirmed``).
+    /// Two misreads can cancel out in a check digit, and names have no check digit at all, so a
+    /// reading with a repair or a weak character needs a second crop. A live scan reads one crop;
+    /// the frames confirm each other in ``MRZVoter`` (a frame whose readers read different valid
+    /// zones does not vote).
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
         let started = ContinuousClock.now
         let upright = scanAsHeld(image, effort: effort, started: started)
