@@ -36,7 +36,11 @@ struct Entry: Decodable {
     var scene: Scene?
 
     struct Scene: Decodable {
-        var mrz_quad: [[Double]]?
+        var mrzQuad: [[Double]]?
+
+        enum CodingKeys: String, CodingKey {
+            case mrzQuad = "mrz_quad"
+        }
     }
 
     /// The printed access key: document number (filler removed), birth date, expiry date.
@@ -97,10 +101,14 @@ struct Options {
             case "--no-single": certainSingle = false
             case "--every": every = max(1, Int(iterator.next() ?? "") ?? every)
             case "--no-glyphs": glyphs = false
-            case "--glyphs-only": tesseract = false; lines = false
+            case "--glyphs-only":
+                tesseract = false
+                lines = false
             case "--no-lines": lines = false
             case "--turn-only-without-zone": turnOnlyWithoutZone = true
-            case "--lines-only": tesseract = false; glyphs = false
+            case "--lines-only":
+                tesseract = false
+                glyphs = false
             default:
                 print(
                     "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone]"
@@ -358,7 +366,7 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
             lowestConfidence: scan!.lowestConfidence, turned: scan!.zone == nil && scan!.reading.format != nil,
             candidates: scan!.candidateCount,
             attempts: scan!.attempts, milliseconds: milliseconds(took))
-        if let quad = entry.scene?.mrz_quad, !scan!.isConfirmed {
+        if let quad = entry.scene?.mrzQuad, !scan!.isConfirmed {
             result.zoneFound = locatorFindsZone(full, quad: quad)
         }
         stillResults.withLock { $0[index] = result }

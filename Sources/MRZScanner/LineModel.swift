@@ -75,9 +75,12 @@ public final class LineModel {
             scores.steps == probeWidth / Self.stride
         else {
             throw .invalid(
-                "a probe line of \(probeWidth) columns did not give \(Self.classCount) scores every \(Self.stride) columns")
+                "a probe line of \(probeWidth) columns did not give \(Self.classCount) scores every \(Self.stride) columns"
+            )
         }
-        guard scores.scores.allSatisfy(\.isFinite) else { throw .invalid("a probe line gave scores that are not numbers") }
+        guard scores.scores.allSatisfy(\.isFinite) else {
+            throw .invalid("a probe line gave scores that are not numbers")
+        }
     }
 
     deinit {

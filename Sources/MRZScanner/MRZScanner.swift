@@ -100,9 +100,8 @@ public final class MRZScanner {
     /// Whether a single certain crop may confirm a still (see ``singleReadingConfidence``).
     public var acceptsCertainSingleReading = true
     /// Whether a still is read turned a quarter only when no reader read lines of any zone format
-    /// upright (a measurement option, off by default: on the development set it saved a quarter of
-    /// the crops of unread photos but lost two keys of sideways photos whose other print read as a
-    /// zone's format).
+    /// upright (a measurement option, off by default: on the development set it lost two keys of
+    /// sideways photos whose other print read as a zone's format).
     public var turnsOnlyWithoutZone = false
 
     /// Reads the zone in `image`.

@@ -54,7 +54,9 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
             try LineModel(contentsOf: "/nonexistent/mrz-lines.onnx")
         }
         var generator = SystemRandomNumberGenerator()
-        var candidates: [[UInt8]] = [[], Array("not a network".utf8), (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }]
+        var candidates: [[UInt8]] = [
+            [], Array("not a network".utf8), (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) },
+        ]
         if lineModelShips, let file = fopen(lineModelPath, "rb") {
             var bytes = [UInt8](repeating: 0, count: 1 << 22)
             let count = fread(&bytes, 1, bytes.count, file)
@@ -76,7 +78,10 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
         let path = try temporaryFile([])
         defer { unlink(path) }
         #expect(truncate(path, off_t(LineModel.maximumFileSize + 1)) == 0)
-        #expect(throws: LineModelError.invalid("\(LineModel.maximumFileSize + 1) bytes, more than \(LineModel.maximumFileSize)")) {
+        #expect(
+            throws: LineModelError.invalid(
+                "\(LineModel.maximumFileSize + 1) bytes, more than \(LineModel.maximumFileSize)")
+        ) {
             try LineModel(contentsOf: path)
         }
     }
