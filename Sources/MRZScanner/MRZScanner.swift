@@ -282,13 +282,18 @@ public final class MRZScanner {
 
     /// The readers of a crop of `zone`, in the order they read it: the line reader first (the
     /// cheapest), then Tesseract, then the glyph reader. The network readers need the zone's lines
-    /// (two or three).
+    /// (two or three). A live frame, which must stay cheap, is read by the line reader and Tesseract
+    /// when the line model was found (the glyph reader adds time and, live, no reads: see
+    /// docs/mrz.md).
     private func readers(for zone: MRZZoneCandidate, effort: Effort) -> [Reader] {
         var readers: [Reader] = []
         let zoneLines = zone.lineCount >= 2
-        if usesLineReader, lineReader != nil, zoneLines { readers.append(.lines) }
+        let readsLines = usesLineReader && lineReader != nil && zoneLines
+        if readsLines { readers.append(.lines) }
         if usesTesseract { readers.append(.tesseract) }
-        if usesGlyphReader, glyphReader != nil, zoneLines { readers.append(.glyphs) }
+        if usesGlyphReader, glyphReader != nil, zoneLines, effort == .still || !readsLines {
+            readers.append(.glyphs)
+        }
         return readers
     }
 
