@@ -161,8 +161,7 @@ public final class MRZScanner {
             guard let crop = ZoneCrop.cut(zone, from: image, variant: variant) else { continue }
             attempts += 1
             var frameReadings: [MRZReading] = []
-            // Each reader in turn, the cheapest first: a crop that one reader's reading confirms is
-            // not read by the next.
+            // Each reader in turn: a crop that one reader's reading confirms is not read by the next.
             for reader in readers(for: zone, effort: effort) {
                 guard let lines = read(crop, with: reader, variant: variant, lineCount: zone.lineCount) else {
                     continue
@@ -280,8 +279,8 @@ public final class MRZScanner {
         }
     }
 
-    /// The readers of a crop of `zone`, in the order they read it: the line reader first (the
-    /// cheapest), then Tesseract, then the glyph reader. The network readers need the zone's lines
+    /// The readers of a crop of `zone`, in the order they read it: the line reader first, then
+    /// Tesseract, then the glyph reader. The network readers need the zone's lines
     /// (two or three). A live frame, which must stay cheap, is read by the line reader and Tesseract
     /// when the line model was found (the glyph reader adds time and, live, no reads: see
     /// docs/mrz.md).
