@@ -114,11 +114,17 @@ let package = Package(
         // from Debian's fonts-ocr-b (scripts/build-ocrb-model.sh). No GUI.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(name: "OCREngine", dependencies: ["CTesseract"], swiftSettings: strict),
+        // The MRZ line reader's network, run by OpenCV's dnn module (Debian's libopencv-dnn).
+        .target(
+            name: "CLineRecognizer",
+            exclude: ["opencv"],
+            cxxSettings: [.headerSearchPath("opencv")],
+            linkerSettings: [.linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_core")]),
         // Machine-readable zones found and read in photos: zone location, crops, OCR, checks.
         // Optimised in debug builds too: its pixel loops are 20 to 50 times slower unoptimised, and a
         // still photo is read within a time budget.
         .target(
-            name: "MRZScanner", dependencies: ["MRZReader", "OCREngine", "GBGBridge"],
+            name: "MRZScanner", dependencies: ["MRZReader", "OCREngine", "GBGBridge", "CLineRecognizer"],
             swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // The nfc.read capability and its window; JPEG 2000 faces decoded with OpenJPEG.

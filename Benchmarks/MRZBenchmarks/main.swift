@@ -16,7 +16,13 @@ import Synchronization
 //
 // --no-single: a still's reading needs a second crop that reads the same (no certain single crop).
 // --every N: only the first image of each split and every N-th after it (the peer's subset).
-// --no-glyphs: Tesseract alone (the glyph reader off); --glyphs-only: the glyph reader alone.
+// --no-glyphs: the glyph reader off; --glyphs-only: the glyph reader alone; --no-lines: the line
+// reader off; --lines-only: the line reader alone; --turn-only-without-zone: a still without a
+// valid zone is read turned a quarter only when no lines of a zone format were read upright.
+//
+// For each still that gave no key, the benchmark also says whether the locator found a candidate
+// on the printed zone (its centre inside the zone's quadrilateral, `scene.mrz_quad` in the
+// manifest, looked for upright and turned a quarter): a miss of finding, or of reading.
 //
 // The access key (document number, birth date, expiry date: what opens the chip) is scored per
 // split as right, wrong or not given; `--results` writes each image's key as JSON (a file name to
@@ -27,6 +33,15 @@ struct Entry: Decodable {
     var format: String
     var lines: [String]
     var split: String
+    var scene: Scene?
+
+    struct Scene: Decodable {
+        var mrzQuad: [[Double]]?
+
+        enum CodingKeys: String, CodingKey {
+            case mrzQuad = "mrz_quad"
+        }
+    }
 
     /// The printed access key: document number (filler removed), birth date, expiry date.
     var accessKey: [String] {
@@ -67,6 +82,8 @@ struct Options {
     var every = 1
     var glyphs = true
     var tesseract = true
+    var lines = true
+    var turnOnlyWithoutZone = false
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -84,10 +101,17 @@ struct Options {
             case "--no-single": certainSingle = false
             case "--every": every = max(1, Int(iterator.next() ?? "") ?? every)
             case "--no-glyphs": glyphs = false
-            case "--glyphs-only": tesseract = false
+            case "--glyphs-only":
+                tesseract = false
+                lines = false
+            case "--no-lines": lines = false
+            case "--turn-only-without-zone": turnOnlyWithoutZone = true
+            case "--lines-only":
+                tesseract = false
+                glyphs = false
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone]"
                 )
                 exit(2)
             }
@@ -195,6 +219,9 @@ guard (try? OCREngine(modelPath: options.model)) != nil else {
 
 struct Tally {
     var images = 0
+    /// Stills that gave no key although the locator found the zone, and those where it did not.
+    var missedReading = 0
+    var missedLocating = 0
     var read = 0
     var wrong = 0
     var keyRight = 0
@@ -228,6 +255,46 @@ struct StillResult: Sendable {
     var candidates: Int
     var attempts: Int
     var milliseconds: Double
+    /// Whether the locator found a candidate on the printed zone (nil when the manifest has no quad).
+    var zoneFound: Bool?
+}
+
+/// Whether a candidate's centre lies inside `quad` (a convex quadrilateral, corners in order),
+/// upright or, for a picture turned by a quarter, in the image turned the way the scanner turns it.
+@Sendable func locatorFindsZone(_ image: GrayImage, quad: [[Double]]) -> Bool {
+    func inside(_ x: Double, _ y: Double, _ corners: [[Double]]) -> Bool {
+        var sign = 0.0
+        for i in corners.indices {
+            let a = corners[i]
+            let b = corners[(i + 1) % corners.count]
+            let cross = (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])
+            if cross != 0 {
+                if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return false }
+            }
+        }
+        return true
+    }
+    guard quad.count == 4, quad.allSatisfy({ $0.count == 2 }) else { return false }
+    if MRZLocator.locate(in: image).contains(where: { inside($0.centreX, $0.centreY, quad) }) { return true }
+    let turned = image.turnedQuarter()
+    // Where each point lands in the turned image: found by turning a marker image once.
+    let probe = turnedPoint(width: image.width, height: image.height)
+    let turnedQuad = quad.map { probe($0[0], $0[1]) }
+    return MRZLocator.locate(in: turned).contains(where: { inside($0.centreX, $0.centreY, turnedQuad) })
+}
+
+/// The map from a point of a `width` x `height` image to the same point after ``GrayImage/turnedQuarter()``.
+@Sendable func turnedPoint(width: Int, height: Int) -> (Double, Double) -> [Double] {
+    var marker = [UInt8](repeating: 0, count: width * height)
+    marker[0] = 255
+    guard let image = try? GrayImage(width: width, height: height, pixels: marker) else { return { [$0, $1] } }
+    let turned = image.turnedQuarter()
+    let index = turned.pixels.firstIndex(of: 255) ?? 0
+    let (x0, y0) = (index % turned.width, index / turned.width)
+    // The top-left corner went to (x0, y0): a clockwise turn puts it top right, an anticlockwise one bottom left.
+    if x0 > 0 { return { x, y in [Double(height) - y, x] } }
+    if y0 > 0 { return { x, y in [y, Double(width) - x] } }
+    return { [$0, $1] }
 }
 
 var seenInSplit: [String: Int] = [:]
@@ -245,6 +312,8 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
     scanner.acceptsCertainSingleReading = options.certainSingle
     scanner.usesGlyphReader = options.glyphs
     scanner.usesTesseract = options.tesseract
+    scanner.usesLineReader = options.lines
+    scanner.turnsOnlyWithoutZone = options.turnOnlyWithoutZone
     let clock = ContinuousClock()
     for index in stride(from: job, to: chosen.count, by: jobs) {
         let entry = chosen[index]
@@ -266,6 +335,16 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
                     print("    " + described.joined(separator: " "))
                 }
             }
+            scanner.onLineRead = { _, lines in
+                print("  lines \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
+                for line in lines {
+                    let doubts = line.symbols.enumerated().filter { $0.element.confidence < 90 }.map { index, symbol in
+                        let others = symbol.alternatives.prefix(2).map { "\($0.character)\(Int($0.confidence))" }
+                        return "\(index):\(symbol.character)\(Int(symbol.confidence))[\(others.joined(separator: ","))]"
+                    }
+                    print("    doubts " + doubts.joined(separator: " "))
+                }
+            }
             scanner.onGlyphRead = { _, lines in
                 print("  glyphs \(cropNumber): " + lines.map(\.text).joined(separator: " | "))
                 for line in lines {
@@ -282,11 +361,14 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
         }
         var scan: MRZScan?
         let took = clock.measure { scan = scanner.scan(full, effort: .still) }
-        let result = StillResult(
+        var result = StillResult(
             reading: scan!.reading, confirmed: scan!.isConfirmed, confirmation: scan!.confirmation,
             lowestConfidence: scan!.lowestConfidence, turned: scan!.zone == nil && scan!.reading.format != nil,
             candidates: scan!.candidateCount,
             attempts: scan!.attempts, milliseconds: milliseconds(took))
+        if let quad = entry.scene?.mrzQuad, !scan!.isConfirmed {
+            result.zoneFound = locatorFindsZone(full, quad: quad)
+        }
         stillResults.withLock { $0[index] = result }
     }
 }
@@ -298,6 +380,8 @@ do { scanner = try MRZScanner(modelPath: options.model) } catch {
 }
 scanner.usesGlyphReader = options.glyphs
 scanner.usesTesseract = options.tesseract
+scanner.usesLineReader = options.lines
+if options.lines && scanner.lineReader == nil { print("gbgbridge-mrz-bench: no line model beside \(options.model)") }
 if options.glyphs && scanner.glyphReader == nil { print("gbgbridge-mrz-bench: no glyph model beside \(options.model)") }
 let clock = ContinuousClock()
 let stills = stillResults.withLock { $0 }
@@ -334,6 +418,9 @@ for (index, entry) in chosen.enumerated() {
     }
     keysGiven[entry.file] = .some(key)
     if let key { if key == entry.accessKey { tally.keyRight += 1 } else { tally.keyWrong += 1 } }
+    if key == nil, let found = still.zoneFound {
+        if found { tally.missedReading += 1 } else { tally.missedLocating += 1 }
+    }
     if reading.isValid && !still.confirmed {
         if reading.lines == entry.lines { unconfirmed.right += 1 } else { unconfirmed.wrong += 1 }
     }
@@ -435,6 +522,14 @@ print(
     "| keys all | \(keyTotal.images) | \(keyTotal.keyRight) (\(share(keyTotal.keyRight, keyTotal.images))) | "
         + "\(keyTotal.keyWrong) | \(keyTotal.images - keyTotal.keyRight - keyTotal.keyWrong) |")
 print("")
+print("Stills that gave no key: the zone not found by the locator, or found and not read:")
+print("| split | not found | found, not read |")
+print("| --- | ---: | ---: |")
+for group in ["good", "hard", "real"] {
+    guard let tally = tallies[group] else { continue }
+    print("| \(group) | \(tally.missedLocating) | \(tally.missedReading) |")
+}
+print("")
 print("| time per image | median ms | p95 ms | max ms |")
 print("| --- | ---: | ---: | ---: |")
 let timings: [(String, [Double])] = [
@@ -456,7 +551,8 @@ print("Valid still readings by what confirmed them (reported unless not confirme
 print("| confirmed by | right key | wrong key | of the right keys, zone differs (names, codes) |")
 print("| --- | ---: | ---: | ---: |")
 for rule in [
-    "secondReading", "certainReading", "bothReaders", "secondGlyphReading", "certainGlyphReading", "notConfirmed",
+    "secondReading", "certainReading", "bothReaders", "secondGlyphReading", "certainGlyphReading",
+    "secondLineReading", "certainLineReading", "notConfirmed",
 ] {
     let counts = rules[rule, default: (0, 0, 0)]
     print("| \(rule) | \(counts.right) | \(counts.wrong) | \(counts.wrongZone) |")

@@ -54,6 +54,8 @@ public final class MRZScanner {
     public var onCrop: ((GrayImage, [OCRLine]) -> Void)?
     /// Called with each crop the glyph reader read and the lines it read (for diagnostics).
     public var onGlyphRead: ((GrayImage, [OCRLine]) -> Void)?
+    /// Called with each crop the line reader read and the lines it read (for diagnostics).
+    public var onLineRead: ((GrayImage, [OCRLine]) -> Void)?
 
     /// The second reader, independent of Tesseract (nil when no glyph model was found).
     public let glyphReader: GlyphReader?
@@ -62,6 +64,10 @@ public final class MRZScanner {
     public var usesGlyphReader = true
     /// Whether Tesseract reads the crops (for measurements of the glyph reader alone).
     public var usesTesseract = true
+    /// The reader of whole lines, independent of both (nil when no line model was found).
+    public let lineReader: LineReader?
+    /// Whether ``lineReader`` reads the crops (for measurements).
+    public var usesLineReader = true
 
     /// A scanner with its own engine, loading the model at `modelPath`, and the glyph model beside
     /// it (``GlyphModel/path(besideOCRModel:)``) when there is one that loads.
@@ -69,12 +75,14 @@ public final class MRZScanner {
         engine = try OCREngine(modelPath: modelPath)
         engine.deadlineMilliseconds = Self.cropDeadline
         glyphReader = (try? GlyphModel(contentsOf: GlyphModel.path(besideOCRModel: modelPath))).map(GlyphReader.init)
+        lineReader = (try? LineModel(contentsOf: LineModel.path(besideOCRModel: modelPath))).map(LineReader.init)
     }
 
-    /// A scanner using `engine` and, when given, `glyphReader`.
-    public init(engine: OCREngine, glyphReader: GlyphReader? = nil) {
+    /// A scanner using `engine` and, when given, `glyphReader` and `lineReader`.
+    public init(engine: OCREngine, glyphReader: GlyphReader? = nil, lineReader: LineReader? = nil) {
         self.engine = engine
         self.glyphReader = glyphReader
+        self.lineReader = lineReader
     }
 
     /// The most crops a still scan gives the engine. The scan's result depends on this count, not
@@ -91,26 +99,33 @@ public final class MRZScanner {
     public static let singleReadingConfidence: Float = 80
     /// Whether a single certain crop may confirm a still (see ``singleReadingConfidence``).
     public var acceptsCertainSingleReading = true
+    /// Whether a still is read turned a quarter only when no reader read lines of any zone format
+    /// upright (a measurement option, off by default: on the development set it lost two keys of
+    /// sideways photos whose other print read as a zone's format).
+    public var turnsOnlyWithoutZone = false
 
     /// Reads the zone in `image`.
     ///
-    /// Every crop is read by Tesseract and, when the glyph model was found, by ``glyphReader``. A
-    /// still scan reports a zone when the two readers read it the same (from any crops), or when one
-    /// reader, and no other valid zone from the other reader, confirms it: two differently prepared
-    /// crops read it the same, or one crop read it with certainty: every check digit held on the
-    /// characters as read (no repair), the reader had no doubt that could make another valid zone
-    /// (``AmbiguityCheck``), and no character of the zone's lines was read with less than
-    /// ``singleReadingConfidence`` (``singleGlyphConfidence`` for the glyph reader)
-    /// (``MRZScan/isConfirmed``). Two misreads can cancel out in a check digit, and names have no
-    /// check digit at all, so a reading with a repair or a weak character needs a second crop. A
-    /// live scan reads one crop; the frames confirm each other in ``MRZVoter`` (a frame whose two
-    /// readers read different valid zones does not vote).
+    /// Every crop is read by the readers in turn: ``lineReader`` (when its model was found), then
+    /// Tesseract, then ``glyphReader`` (when its model was found); a still's crop that one reader's
+    /// reading confirms is not read by the next. A still scan reports a zone when two readers read
+    /// it the same (from any crops), or when one reader, and no other valid zone from another
+    /// reader, confirms it: two differently prepared crops read it the same, or one crop read it
+    /// with certainty: every check digit held on the characters as read (no repair), the reader had
+    /// no doubt that could make another valid zone (``AmbiguityCheck``), and no character of the
+    /// zone's lines was read with less than ``singleReadingConfidence`` (``singleGlyphConfidence``
+    /// for the glyph reader, ``singleLineConfidence`` for the line reader) (``MRZScan/isConfirmed``).
+    /// Two misreads can cancel out in a check digit, and names have no check digit at all, so a
+    /// reading with a repair or a weak character needs a second crop. A live scan reads one crop;
+    /// the frames confirm each other in ``MRZVoter`` (a frame whose readers read different valid
+    /// zones does not vote).
     public func scan(_ image: GrayImage, effort: Effort = .still) -> MRZScan {
         let started = ContinuousClock.now
         let upright = scanAsHeld(image, effort: effort, started: started)
         // A page photographed sideways: when no valid zone was read, the still is read again
         // turned a quarter; the crops' half turn covers the other quarter.
         guard effort == .still, !upright.reading.isValid else { return upright }
+        if turnsOnlyWithoutZone, upright.reading.format != nil { return upright }
         let turned = scanAsHeld(image.turnedQuarter(), effort: effort, started: started)
         guard turned.reading.isValid else { return upright }
         return MRZScan(
@@ -145,21 +160,12 @@ public final class MRZScanner {
             let zone = candidates[index]
             guard let crop = ZoneCrop.cut(zone, from: image, variant: variant) else { continue }
             attempts += 1
-            var reads: [(lines: [OCRLine], reader: Reader)] = []
-            if usesTesseract,
-                let read = try? engine.recognizeLines(pixels: crop.pixels, width: crop.width, height: crop.height)
-            {
-                let lines = LineTrimmer.trim(read)
-                onCrop?(crop, lines)
-                reads.append((lines, .tesseract))
-            }
-            if usesGlyphReader, let glyphReader, zone.lineCount >= 2 {
-                let lines = glyphReader.read(crop, glyphHeight: variant.glyphHeight, lineCount: zone.lineCount)
-                onGlyphRead?(crop, lines)
-                if !lines.isEmpty { reads.append((lines, .glyphs)) }
-            }
             var frameReadings: [MRZReading] = []
-            for (lines, reader) in reads {
+            // Each reader in turn: a crop that one reader's reading confirms is not read by the next.
+            for reader in readers(for: zone, effort: effort) {
+                guard let lines = read(crop, with: reader, variant: variant, lineCount: zone.lineCount) else {
+                    continue
+                }
                 // The check reads the lines as they are among its tries; only a failure needs them again.
                 let resolved = AmbiguityCheck.resolve(lines, margin: reader.ambiguityMargin)
                 let reading = resolved ?? MRZText.read(lines: lines.map(\.text))
@@ -171,16 +177,16 @@ public final class MRZScanner {
                     }
                     var confirmation: MRZConfirmation?
                     let same = valid.filter { $0.reading.lines == reading.lines }
-                    // One reader's word is not enough when the other read another valid zone.
+                    // One reader's word is not enough when another read another valid zone.
                     let contradicted = valid.contains { $0.reader != reader && $0.reading.lines != reading.lines }
                     if same.contains(where: { $0.reader != reader }) {
                         confirmation = .bothReaders
                     } else if contradicted {
                         confirmation = nil
                     } else if !same.isEmpty {
-                        confirmation = reader == .tesseract ? .secondReading : .secondGlyphReading
+                        confirmation = reader.secondReading
                     } else if acceptsCertainSingleReading, reader.isCertain(reading, lowestConfidence: lowest) {
-                        confirmation = reader == .tesseract ? .certainReading : .certainGlyphReading
+                        confirmation = reader.certainReading
                     }
                     if let confirmation {
                         return MRZScan(
@@ -227,20 +233,88 @@ public final class MRZScanner {
     /// alone confirms a still's reading whose check digits all held as read.
     public static let singleGlyphConfidence: Float = 97
 
+    /// The lowest probability (in percent) of a character at which one crop read by the line reader
+    /// alone confirms a still's reading whose check digits all held as read.
+    public static let singleLineConfidence: Float = 97
+
     /// Which reader read a crop.
     enum Reader: Equatable {
         case tesseract
         case glyphs
+        case lines
 
-        var ambiguityMargin: Float { self == .tesseract ? AmbiguityCheck.margin : GlyphReader.ambiguityMargin }
+        var ambiguityMargin: Float {
+            switch self {
+            case .tesseract: AmbiguityCheck.margin
+            case .glyphs: GlyphReader.ambiguityMargin
+            case .lines: LineReader.ambiguityMargin
+            }
+        }
+
+        var secondReading: MRZConfirmation {
+            switch self {
+            case .tesseract: .secondReading
+            case .glyphs: .secondGlyphReading
+            case .lines: .secondLineReading
+            }
+        }
+
+        var certainReading: MRZConfirmation {
+            switch self {
+            case .tesseract: .certainReading
+            case .glyphs: .certainGlyphReading
+            case .lines: .certainLineReading
+            }
+        }
 
         func isCertain(_ reading: MRZReading, lowestConfidence: Float) -> Bool {
+            let threshold: Float
             switch self {
-            case .tesseract: MRZScanner.isCertain(reading, lowestConfidence: lowestConfidence)
-            case .glyphs:
-                reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
-                    && lowestConfidence >= MRZScanner.singleGlyphConfidence
+            case .tesseract: threshold = MRZScanner.singleReadingConfidence
+            case .glyphs: threshold = MRZScanner.singleGlyphConfidence
+            case .lines: threshold = MRZScanner.singleLineConfidence
             }
+            return reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
+                && lowestConfidence >= threshold
+        }
+    }
+
+    /// The readers of a crop of `zone`, in the order they read it: the line reader first, then
+    /// Tesseract, then the glyph reader. The network readers need the zone's lines
+    /// (two or three). A live frame, which must stay cheap, is read by the line reader and Tesseract
+    /// when the line model was found (the glyph reader adds time and, live, no reads: see
+    /// docs/mrz.md).
+    private func readers(for zone: MRZZoneCandidate, effort: Effort) -> [Reader] {
+        var readers: [Reader] = []
+        let zoneLines = zone.lineCount >= 2
+        let readsLines = usesLineReader && lineReader != nil && zoneLines
+        if readsLines { readers.append(.lines) }
+        if usesTesseract { readers.append(.tesseract) }
+        if usesGlyphReader, glyphReader != nil, zoneLines, effort == .still || !readsLines {
+            readers.append(.glyphs)
+        }
+        return readers
+    }
+
+    /// The lines `reader` reads in `crop`; nil when it read none.
+    private func read(_ crop: GrayImage, with reader: Reader, variant: ZoneCrop.Variant, lineCount: Int) -> [OCRLine]? {
+        switch reader {
+        case .tesseract:
+            guard let read = try? engine.recognizeLines(pixels: crop.pixels, width: crop.width, height: crop.height)
+            else { return nil }
+            let lines = LineTrimmer.trim(read)
+            onCrop?(crop, lines)
+            return lines
+        case .glyphs:
+            guard let glyphReader else { return nil }
+            let lines = glyphReader.read(crop, glyphHeight: variant.glyphHeight, lineCount: lineCount)
+            onGlyphRead?(crop, lines)
+            return lines.isEmpty ? nil : lines
+        case .lines:
+            guard let lineReader else { return nil }
+            let lines = lineReader.read(crop, glyphHeight: variant.glyphHeight, lineCount: lineCount)
+            onLineRead?(crop, lines)
+            return lines.isEmpty ? nil : lines
         }
     }
 
@@ -279,4 +353,10 @@ public enum MRZConfirmation: String, Sendable {
     /// The glyph reader read one crop of a still with certainty (every check digit held as read,
     /// every character at ``MRZScanner/singleGlyphConfidence`` or more).
     case certainGlyphReading
+    /// The line reader (``LineReader``) read the same lines from two differently prepared crops of
+    /// a still.
+    case secondLineReading
+    /// The line reader read one crop of a still with certainty (every check digit held as read,
+    /// every character at ``MRZScanner/singleLineConfidence`` or more).
+    case certainLineReading
 }

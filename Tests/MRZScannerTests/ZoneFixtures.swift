@@ -36,3 +36,29 @@ func load(_ path: String) throws -> GrayImage {
     }
     return try GrayImage(width: width, height: height, pixels: pixels)
 }
+
+/// The fixture's zone as the scanner cuts it: located, upright, capitals of 26 pixels, stretched;
+/// with `blur` box-blur passes and gray paper and ink when asked.
+func zoneCrop(blur: Int = 0, paper: Int = 255, ink: Int = 0) throws -> (GrayImage, MRZZoneCandidate) {
+    var image = try load(zoneFixture)
+    for index in image.pixels.indices {
+        image.pixels[index] = UInt8(ink + (paper - ink) * Int(image.pixels[index]) / 255)
+    }
+    for _ in 0..<blur {
+        let source = image.pixels
+        for y in 1..<(image.height - 1) {
+            for x in 1..<(image.width - 1) {
+                var sum = 0
+                for dy in -1...1 { for dx in -1...1 { sum += Int(source[(y + dy) * image.width + x + dx]) } }
+                image.pixels[y * image.width + x] = UInt8(sum / 9)
+            }
+        }
+    }
+    // A margin of paper around the zone, as on a document.
+    var framed = GrayImage(width: image.width + 120, height: image.height + 120, filling: UInt8(paper))
+    for y in 0..<image.height {
+        for x in 0..<image.width { framed.pixels[(y + 60) * framed.width + x + 60] = image.pixels[y * image.width + x] }
+    }
+    let zone = try #require(MRZLocator.locate(in: framed).first)
+    return (try #require(ZoneCrop.cut(zone, from: framed, variant: .stretched)), zone)
+}

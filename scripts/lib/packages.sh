@@ -4,12 +4,13 @@
 
 # Building the shell and everything it links: WebKitGTK and GTK, V4L2, GStreamer (PipeWire cameras),
 # PC/SC, libcrypto, OpenJPEG, Tesseract, the gettext tools for the message catalogues, and OpenCV's
-# object detection with the cascades of opencv-data for the selfie's face guidance (also needed at run time).
+# object detection with the cascades of opencv-data for the selfie's face guidance (also needed at run time),
+# and OpenCV's dnn module for the MRZ scanner's line reader.
 BUILD_PACKAGES=(
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev zlib1g-dev
     libpcsclite-dev libssl-dev libopenjp2-7-dev libtesseract-dev gettext
-    libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev opencv-data
+    libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev libopencv-dnn-dev opencv-data
 )
 # PipeWire cameras without hardware: a private PipeWire and WirePlumber, GStreamer's PipeWire
 # elements and its test source for a virtual camera node.
@@ -27,6 +28,9 @@ OCR_MODEL_PACKAGES=(tesseract-ocr fonts-ocr-b python3-pil)
 # The glyph model of the MRZ scanner's second reader (scripts/build-glyph-model.sh): the font,
 # Pillow to render and photograph the training lines, numpy to train the network.
 GLYPH_MODEL_PACKAGES=(fonts-ocr-b python3-pil python3-numpy)
+# The line model of the MRZ scanner (scripts/build-line-model.sh): the font and Python's venv;
+# PyTorch, numpy and Pillow come from PyPI at pinned versions into a virtual environment.
+LINE_MODEL_PACKAGES=(fonts-ocr-b python3-venv)
 # The MRZ benchmark's photo generator (Benchmarks/mrz/make-mrz-set.py): Pillow and numpy, OCR-B
 # for the zone and DejaVu Sans for the rest of the document.
 MRZ_BENCH_PACKAGES=(python3-pil python3-numpy fonts-ocr-b fonts-dejavu-core)
