@@ -552,7 +552,7 @@ print("| confirmed by | right key | wrong key | of the right keys, zone differs 
 print("| --- | ---: | ---: | ---: |")
 for rule in [
     "secondReading", "certainReading", "bothReaders", "secondGlyphReading", "certainGlyphReading",
-    "secondLineReading", "certainLineReading", "notConfirmed",
+    "notConfirmed",
 ] {
     let counts = rules[rule, default: (0, 0, 0)]
     print("| \(rule) | \(counts.right) | \(counts.wrong) | \(counts.wrongZone) |")

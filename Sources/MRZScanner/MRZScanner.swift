@@ -109,12 +109,13 @@ public final class MRZScanner {
     /// Every crop is read by the readers in turn: ``lineReader`` (when its model was found), then
     /// Tesseract, then ``glyphReader`` (when its model was found); a still's crop that one reader's
     /// reading confirms is not read by the next. A still scan reports a zone when two readers read
-    /// it the same (from any crops), or when one reader, and no other valid zone from another
-    /// reader, confirms it: two differently prepared crops read it the same, or one crop read it
-    /// with certainty: every check digit held on the characters as read (no repair), the reader had
-    /// no doubt that could make another valid zone (``AmbiguityCheck``), and no character of the
-    /// zone's lines was read with less than ``singleReadingConfidence`` (``singleGlyphConfidence``
-    /// for the glyph reader, ``singleLineConfidence`` for the line reader) (``MRZScan/isConfirmed``).
+    /// it the same (from any crops), or when Tesseract or the glyph reader, and no other valid zone
+    /// from another reader, confirms it: two differently prepared crops read it the same, or one crop
+    /// read it with certainty: every check digit held on the characters as read (no repair), the
+    /// reader had no doubt that could make another valid zone (``AmbiguityCheck``), and no character
+    /// of the zone's lines was read with less than ``singleReadingConfidence``
+    /// (``singleGlyphConfidence`` for the glyph reader) (``MRZScan/isConfirmed``). The line reader's
+    /// readings count only when another reader reads the same lines.
     /// Two misreads can cancel out in a check digit, and names have no check digit at all, so a
     /// reading with a repair or a weak character needs a second crop. A live scan reads one crop;
     /// the frames confirm each other in ``MRZVoter`` (a frame whose readers read different valid
@@ -233,10 +234,6 @@ public final class MRZScanner {
     /// alone confirms a still's reading whose check digits all held as read.
     public static let singleGlyphConfidence: Float = 97
 
-    /// The lowest probability (in percent) of a character at which one crop read by the line reader
-    /// alone confirms a still's reading whose check digits all held as read.
-    public static let singleLineConfidence: Float = 97
-
     /// Which reader read a crop.
     enum Reader: Equatable {
         case tesseract
@@ -251,19 +248,23 @@ public final class MRZScanner {
             }
         }
 
-        var secondReading: MRZConfirmation {
+        /// What confirms this reader's reading when a second crop reads it the same; nil for the line
+        /// reader, whose word counts only with another reader's: its confusions (`0`/`O`, `M`/`H`) repeat
+        /// from crop to crop, and in names no check digit catches them.
+        var secondReading: MRZConfirmation? {
             switch self {
             case .tesseract: .secondReading
             case .glyphs: .secondGlyphReading
-            case .lines: .secondLineReading
+            case .lines: nil
             }
         }
 
-        var certainReading: MRZConfirmation {
+        /// What confirms one certain crop of this reader; nil for the line reader (see ``secondReading``).
+        var certainReading: MRZConfirmation? {
             switch self {
             case .tesseract: .certainReading
             case .glyphs: .certainGlyphReading
-            case .lines: .certainLineReading
+            case .lines: nil
             }
         }
 
@@ -272,7 +273,7 @@ public final class MRZScanner {
             switch self {
             case .tesseract: threshold = MRZScanner.singleReadingConfidence
             case .glyphs: threshold = MRZScanner.singleGlyphConfidence
-            case .lines: threshold = MRZScanner.singleLineConfidence
+            case .lines: return false
             }
             return reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
                 && lowestConfidence >= threshold
@@ -345,7 +346,7 @@ public enum MRZConfirmation: String, Sendable {
     case certainReading
     /// A live frame: the voter confirms across frames (``MRZVoter``).
     case liveFrame
-    /// Tesseract and the glyph reader (``GlyphReader``), two independent readers, read the same
+    /// Two independent readers (of Tesseract, the glyph reader and the line reader) read the same
     /// lines from crops of a still.
     case bothReaders
     /// The glyph reader read the same lines from two differently prepared crops of a still.
@@ -353,10 +354,4 @@ public enum MRZConfirmation: String, Sendable {
     /// The glyph reader read one crop of a still with certainty (every check digit held as read,
     /// every character at ``MRZScanner/singleGlyphConfidence`` or more).
     case certainGlyphReading
-    /// The line reader (``LineReader``) read the same lines from two differently prepared crops of
-    /// a still.
-    case secondLineReading
-    /// The line reader read one crop of a still with certainty (every check digit held as read,
-    /// every character at ``MRZScanner/singleLineConfidence`` or more).
-    case certainLineReading
 }
