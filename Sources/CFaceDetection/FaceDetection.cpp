@@ -94,9 +94,7 @@ bool findSmallFaces(
         cv::INTER_AREA);
     cv::equalizeHist(finder.larger, finder.larger);
     cv::Size window = finder.face.getOriginalWindowSize();
-    // Sizes a little past the window's (times `factor`) too: just above the window's size, on the grey
-    // copy, the first search misses faces as well.
-    int largest = int(std::max(window.width, minimum) * factor * 1.3);
+    int largest = int(std::max(window.width, minimum) * factor);
     // The narrower range of sizes at 1.5 times is covered in coarser steps.
     finder.face.detectMultiScale(
         finder.larger, found, factor < 2 ? 1.2 : 1.15, 4, 0, cv::Size(minimum, minimum), cv::Size(largest, largest));
