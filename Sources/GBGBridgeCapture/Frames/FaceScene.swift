@@ -270,27 +270,12 @@ public struct FaceFrameSource: FrameSource {
     public var modeDescription: String? { "\(size.width) × \(size.height)" }
 
     public func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
-            bufferingPolicy: .bufferingNewest(1))
         let feed = feed
-        let interval = Duration.nanoseconds(1_000_000_000 / framesPerSecond)
-        let producer = Task.detached(priority: .userInitiated) {
-            var sequence: UInt64 = 0
-            let clock = ContinuousClock()
-            var nextFrame = clock.now
-            while !Task.isCancelled {
-                let frame = feed.frame(Int(sequence))
-                continuation.yield(
-                    RGBFrame(
-                        width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: frame.bytes,
-                        sequence: sequence, timestampNanoseconds: monotonicNanoseconds()))
-                sequence += 1
-                nextFrame = max(nextFrame + interval, clock.now)
-                try? await Task.sleep(until: nextFrame, clock: clock)
-            }
-            continuation.finish()
+        return SyntheticFrameSource.pacedStream(framesPerSecond: framesPerSecond) { sequence, now in
+            let frame = feed.frame(Int(sequence))
+            return RGBFrame(
+                width: frame.width, height: frame.height, bytesPerLine: frame.bytesPerLine, bytes: frame.bytes,
+                sequence: sequence, timestampNanoseconds: now)
         }
-        continuation.onTermination = { _ in producer.cancel() }
-        return stream
     }
 }

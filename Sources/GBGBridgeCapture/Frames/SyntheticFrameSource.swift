@@ -76,30 +76,43 @@ public struct SyntheticFrameSource: FrameSource {
 
     public func frames() async throws(FrameSourceError) -> AsyncThrowingStream<RGBFrame, any Error> {
         if let openError { throw openError }
-        let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
-            bufferingPolicy: .bufferingNewest(1))
         let handHeld = self.handHeld
         // The test scene is painted once up front; a hand-held page brings its own.
         let painter =
             handHeld == nil
             ? SyntheticScene(width: width, height: height, scene: scene, card: card)
             : SyntheticScene(width: 8, height: 8)
-        let interval = Duration.nanoseconds(1_000_000_000 / framesPerSecond)
         let failAfter = failAfterFrames
         let deviceName = name
+        return Self.pacedStream(framesPerSecond: framesPerSecond) { sequence, now in
+            if let failAfter, sequence >= UInt64(failAfter) {
+                throw FrameSourceError.disconnected("\(deviceName) was disconnected.")
+            }
+            return handHeld?.frame(number: Int(sequence), timestampNanoseconds: now)
+                ?? painter.frame(sequence: sequence, timestampNanoseconds: now)
+        }
+    }
+
+    /// Frames made by `frame(sequence, now)` (now: monotonic nanoseconds) at a steady
+    /// `framesPerSecond`, on a task of their own, keeping only the newest unread one; an error `frame`
+    /// throws ends the stream with it.
+    static func pacedStream(
+        framesPerSecond: Int, frame: @escaping @Sendable (_ sequence: UInt64, _ now: UInt64) throws -> RGBFrame
+    ) -> AsyncThrowingStream<RGBFrame, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<RGBFrame, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
+        let interval = Duration.nanoseconds(1_000_000_000 / max(1, framesPerSecond))
         let producer = Task.detached(priority: .userInitiated) {
             var sequence: UInt64 = 0
             let clock = ContinuousClock()
             var nextFrame = clock.now
             while !Task.isCancelled {
-                if let failAfter, sequence >= UInt64(failAfter) {
-                    continuation.finish(throwing: FrameSourceError.disconnected("\(deviceName) was disconnected."))
+                do {
+                    continuation.yield(try frame(sequence, monotonicNanoseconds()))
+                } catch {
+                    continuation.finish(throwing: error)
                     return
                 }
-                let now = monotonicNanoseconds()
-                continuation.yield(
-                    handHeld?.frame(number: Int(sequence), timestampNanoseconds: now)
-                        ?? painter.frame(sequence: sequence, timestampNanoseconds: now))
                 sequence += 1
                 // Keep the rate steady: sleep until the next tick, never trying to catch up on missed ones.
                 nextFrame = max(nextFrame + interval, clock.now)
