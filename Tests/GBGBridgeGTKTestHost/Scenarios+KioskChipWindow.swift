@@ -100,17 +100,6 @@ extension Scenarios {
     /// The mapped toplevel windows of the process.
     @MainActor
     private static func mappedWindows() -> [UnsafeMutablePointer<GtkWindow>] {
-        guard let list = gtk_window_list_toplevels() else { return [] }
-        defer { g_list_free(list) }
-        var windows: [UnsafeMutablePointer<GtkWindow>] = []
-        var node: UnsafeMutablePointer<GList>? = list
-        while let current = node {
-            if let data = current.pointee.data, gtk_widget_get_mapped(data.assumingMemoryBound(to: GtkWidget.self)) != 0
-            {
-                windows.append(data.assumingMemoryBound(to: GtkWindow.self))
-            }
-            node = current.pointee.next
-        }
-        return windows
+        ToplevelWindows.all().filter { gtk_widget_get_mapped(gtkCast($0)) != 0 }
     }
 }
