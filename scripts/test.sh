@@ -20,15 +20,23 @@ for arg in "$@"; do
 done
 
 passed=0 failed=0 skipped=0
-summary=()
+summary=() failures=()
+mkdir -p .build/stage-logs
+rm -f .build/stage-logs/*.log
+# Each stage's output goes to the terminal and to .build/stage-logs/NN.log; a failed stage's failing
+# lines (12 at most) are repeated after the summary, so the end of a long CI log says what failed, not only where.
 stage() {
     local name=$1; shift
     local start=$SECONDS
+    local log; log=.build/stage-logs/$(printf '%02d' $((passed + failed + 1))).log
     echo "::: $name" >&2
-    if "$@"; then
+    if "$@" 2>&1 | tee "$log"; then
         passed=$((passed + 1)); summary+=("ok      $name ($((SECONDS - start)) s)")
     else
         failed=$((failed + 1)); summary+=("FAILED  $name ($((SECONDS - start)) s)")
+        failures+=("--- $name ($log):")
+        mapfile -t -O "${#failures[@]}" failures < <(
+            grep -a -E '✘|error:|FAIL|Traceback|AssertionError|Expectation failed' "$log" | cut -c1-400 | tail -n 12)
     fi
 }
 skip() { skipped=$((skipped + 1)); summary+=("skipped $1 ($2)"); }
@@ -124,5 +132,10 @@ else stage ".deb build, lintian and install test" scripts/install-test.sh; fi
 
 echo
 printf '%s\n' "${summary[@]}"
+if [ ${#failures[@]} -gt 0 ]; then
+    echo
+    echo "What failed:"
+    printf '%s\n' "${failures[@]}"
+fi
 echo "stages: $passed passed, $failed failed, $skipped skipped"
 [ $failed = 0 ]
