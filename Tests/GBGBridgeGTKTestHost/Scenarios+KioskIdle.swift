@@ -102,6 +102,8 @@ extension Scenarios {
         harness.check(warnedInDialog, "a session left in the host window is still warned")
         if let warningWindow = idleWarningWindow() {
             harness.check(gtk_window_get_transient_for(warningWindow) == dialog, "over the host window")
+            let path = "/tmp/gbgbridge-gtk-idle-warning.png"
+            if paint(gbg_widget(warningWindow), toPNG: path) { harness.note("idle warning picture: \(path)") }
         }
         let resetFromDialog = await waitFor(harness, seconds: 15) { resets.count == 2 }
         harness.check(resetFromDialog, "and then reset", "\(resets)")

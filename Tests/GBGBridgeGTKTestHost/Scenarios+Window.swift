@@ -96,6 +96,9 @@ extension Scenarios {
     @MainActor
     static func contextMenu(_ harness: Harness) async {
         let journey = Journey()
+        journey.host.registerCustomCapability("test.echo") { request, responder in
+            responder.respond(status: .success, data: request.payload.data ?? [:], error: nil)
+        }
         journey.server.serve("/", page(title: "Context menu", "<p style='font-size: 40px'>Right-click me</p>"))
         await journey.open("/")
         await harness.pause(0.3)
@@ -148,7 +151,7 @@ extension Scenarios {
             let path = "/tmp/gbgbridge-gtk-reload-dialog.png"
             if paint(gbg_widget(dialog), toPNG: path) { harness.note("reload dialog picture: \(path)") }
             let readyBefore = journey.inbox.messages.filter { $0.payload.action == "test.pageReady" }.count
-            gtk_dialog_response(gbg_dialog(dialog), GTK_RESPONSE_CANCEL.rawValue)
+            journey.window.answerReloadQuestion(reload: false)
             await harness.pause(0.8)
             let readyAfter = journey.inbox.messages.filter { $0.payload.action == "test.pageReady" }.count
             harness.check(
@@ -156,13 +159,34 @@ extension Scenarios {
                 "Cancel keeps the journey as it was", "\(readyBefore) -> \(readyAfter)")
             sendKey(to: window, keyval: guint(GDK_KEY_r), state: GDK_CONTROL_MASK)
             await harness.pause(0.3)
-            if let again = journey.window.reloadConfirmationDialog {
-                gtk_dialog_response(gbg_dialog(again), GTK_RESPONSE_ACCEPT.rawValue)
+            if journey.window.reloadConfirmationDialog != nil {
+                journey.window.answerReloadQuestion(reload: true)
                 let ready = await journey.inbox.next("test.pageReady")
                 harness.check(ready.payload.action == "test.pageReady", "Ctrl+R asks too, and Reload reloads")
             } else {
                 harness.check(false, "Ctrl+R asks too, and Reload reloads")
             }
+        }
+
+        // Closing once the page got something done asks first; Escape and Stay keep the window.
+        journey.run("request('test.echo', { n: 1 })")
+        _ = await journey.inbox.next("test.echo")
+        journey.window.requestClose()
+        if let question = journey.window.closeConfirmationDialog {
+            let path = "/tmp/gbgbridge-gtk-close-dialog.png"
+            await harness.pause(0.3)
+            if paint(question, toPNG: path) { harness.note("close dialog picture: \(path)") }
+            sendKey(to: gtkCast(question), keyval: guint(GDK_KEY_Escape), state: GdkModifierType(rawValue: 0))
+            await harness.pause(0.3)
+            let afterEscape = journey.window.closeConfirmationDialog == nil && journey.window.window != nil
+            journey.window.requestClose()
+            journey.window.answerCloseQuestion(close: false)
+            await harness.pause(0.3)
+            harness.check(
+                afterEscape && journey.window.closeConfirmationDialog == nil && journey.window.window != nil,
+                "closing mid-journey asks first; Escape and Stay keep the window")
+        } else {
+            harness.check(false, "closing mid-journey asks first; Escape and Stay keep the window")
         }
 
         journey.window.enterKioskMode(KioskConfiguration())

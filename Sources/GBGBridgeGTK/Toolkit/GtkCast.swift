@@ -52,6 +52,8 @@ extension GtkSpinner: GObjectInstance { package static var gType: GType { gtk_sp
 extension GtkImage: GObjectInstance { package static var gType: GType { gtk_image_get_type() } }
 extension GtkDrawingArea: GObjectInstance { package static var gType: GType { gtk_drawing_area_get_type() } }
 extension GtkEntry: GObjectInstance { package static var gType: GType { gtk_entry_get_type() } }
+extension GtkButtonBox: GObjectInstance { package static var gType: GType { gtk_button_box_get_type() } }
+extension GtkFrame: GObjectInstance { package static var gType: GType { gtk_frame_get_type() } }
 
 /// Whether `instance` is a GObject of the run-time `type` (or a subclass), for types known only by
 /// their `GType` (WebKit's permission requests, for example).

@@ -1,7 +1,8 @@
 import CWebKitGTK
 
 /// The scaffold of a host dialog, a window the app shows over the journey (the capture window, the
-/// chip-reading window); the owner fills ``window`` with its widgets and says what its keys do.
+/// chip-reading window, the questions of ``QuestionDialog``, the kiosk's idle warning); the owner fills
+/// ``window`` with its widgets and says what its keys do.
 ///
 /// - A GTK toplevel typed as a dialog (for the window manager and, through ATK, for screen readers), centred.
 /// - ``makeTransient(for:)``: modal to and transient for the parent, in its window group, centred on it, out of

@@ -89,7 +89,7 @@ struct WebPermissionState {
     var held: [HeldMediaRequest] = []
     var heldCheck: Task<Void, Never>?
     var pending: [PendingMediaRequest] = []
-    var prompt: UnsafeMutablePointer<GtkWidget>?
+    var prompt: QuestionDialog?
     var promptKey: String?
     var onDecided: (@MainActor (WebPermissionDecision) -> Void)?
 
@@ -137,7 +137,7 @@ extension BridgeJourneyWindow {
     }
 
     /// The dialog asking the person whether the page may use the camera, while it is open.
-    public var webCameraPrompt: UnsafeMutablePointer<GtkWidget>? { webPermissions.state.prompt }
+    public var webCameraPrompt: UnsafeMutablePointer<GtkWidget>? { webPermissions.state.prompt?.window }
 
     /// Turns media streams on and starts answering the page's permission requests.
     func installWebPermissions(_ webView: UnsafeMutablePointer<WebKitWebView>) {

@@ -138,8 +138,8 @@ public final class BridgeJourneyWindow {
     /// The failure reported during the current load (between its start and its end).
     private(set) var currentLoadFailure: JourneyLoadFailure?
     private var focusCheckGeneration = 0
-    var reloadDialog: UnsafeMutablePointer<GtkWidget>?
-    var closeDialog: UnsafeMutablePointer<GtkWidget>?
+    var reloadDialog: QuestionDialog?
+    var closeDialog: QuestionDialog?
     /// Kiosk mode, once entered.
     var kiosk: KioskConfiguration?
     /// What the window allows: ``JourneyWindowPolicy/standard`` until a mode sets another
@@ -230,8 +230,8 @@ public final class BridgeJourneyWindow {
         if window != nil { tearDownKiosk() }
         denyPendingPermissions()
         signals.disconnectAll()
-        if let reloadDialog { gtk_widget_destroy(reloadDialog) }
-        if let closeDialog { gtk_widget_destroy(closeDialog) }
+        reloadDialog?.close()
+        closeDialog?.close()
         if let window { gtk_widget_destroy(gbg_widget(window)) }
     }
 
@@ -249,8 +249,8 @@ public final class BridgeJourneyWindow {
     public func close(reason: String = "The user closed the window") {
         guard let window, !isClosing else { return }
         isClosing = true
-        if let reloadDialog { gtk_widget_destroy(reloadDialog) }
-        if let closeDialog { gtk_widget_destroy(closeDialog) }
+        reloadDialog?.close()
+        closeDialog?.close()
         guard isJourneyInProgress, transport.isPageReady else {
             gtk_widget_destroy(gbg_widget(window))
             return
@@ -341,46 +341,6 @@ public final class BridgeJourneyWindow {
 
     // MARK: Reload
 
-    /// A modal question over `window`: an icon, the question in bold, a sentence of detail, and two
-    /// buttons. The decline button is the default (Return on no button declines, and it has the
-    /// focus); the confirm button answers `GTK_RESPONSE_ACCEPT` and carries `confirmStyle` (such as
-    /// `destructive-action`; `nil` for none, so that nothing looks like the default but the default).
-    /// Connect "response" and show it.
-    func makeQuestionDialog(
-        over window: UnsafeMutablePointer<GtkWindow>, iconName: String, question: String, detail: String,
-        decline: String, declineResponse: GtkResponseType, confirm: String, confirmStyle: String?
-    ) -> UnsafeMutablePointer<GtkWidget> {
-        let dialog = gtk_dialog_new()!
-        gtk_window_set_transient_for(gbg_window(dialog), window)
-        gtk_window_set_modal(gbg_window(dialog), 1)
-        gtk_window_set_resizable(gbg_window(dialog), 0)
-        gtk_window_set_title(gbg_window(dialog), defaultTitle)
-        let content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18)!
-        gtk_container_set_border_width(gbg_container(content), 18)
-        let icon = gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_DIALOG)!
-        gtk_widget_set_valign(icon, GTK_ALIGN_START)
-        gtk_box_pack_start(gbg_box(content), icon, 0, 0, 0)
-        let texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
-        let title = gtk_label_new(nil)!
-        gtk_label_set_markup(
-            gbg_label(title), "<span size='large' weight='bold'>\(markupEscaped(question))</span>")
-        let body = gtk_label_new(detail)!
-        for label in [title, body] {
-            gtk_label_set_xalign(gbg_label(label), 0)
-            gtk_label_set_line_wrap(gbg_label(label), 1)
-            gtk_label_set_max_width_chars(gbg_label(label), 50)
-            gtk_box_pack_start(gbg_box(texts), label, 0, 0, 0)
-        }
-        gtk_box_pack_start(gbg_box(content), texts, 1, 1, 0)
-        gtk_container_add(gbg_container(gtk_dialog_get_content_area(gbg_dialog(dialog))), content)
-        let declineButton = gtk_dialog_add_button(gbg_dialog(dialog), decline, declineResponse.rawValue)
-        let confirmButton = gtk_dialog_add_button(gbg_dialog(dialog), confirm, GTK_RESPONSE_ACCEPT.rawValue)
-        if let confirmStyle { gtk_style_context_add_class(gtk_widget_get_style_context(confirmButton), confirmStyle) }
-        gtk_dialog_set_default_response(gbg_dialog(dialog), declineResponse.rawValue)
-        if let declineButton { gtk_widget_grab_focus(declineButton) }
-        return dialog
-    }
-
     /// Reloads the journey as the Reload key does: while a journey is in progress a dialog
     /// asks first (any step in progress is lost). Does nothing when the ``policy`` allows no reload
     /// (kiosk mode).
@@ -405,7 +365,7 @@ public final class BridgeJourneyWindow {
     public func requestClose() {
         guard policy.allowsClosing, let window, !isClosing else { return }
         if let closeDialog {
-            gtk_window_present(gbg_window(closeDialog))
+            gtk_window_present(closeDialog.dialog.gtkWindow)
             return
         }
         guard isJourneyInProgress, transport.isPageReady, host.completedRequestCount > 0 else {
@@ -423,31 +383,33 @@ public final class BridgeJourneyWindow {
     /// dialog in `slot` while it is open; `confirmed` runs on the confirm button only.
     private func askBeforeDestroying(
         over window: UnsafeMutablePointer<GtkWindow>,
-        in slot: ReferenceWritableKeyPath<BridgeJourneyWindow, UnsafeMutablePointer<GtkWidget>?>,
+        in slot: ReferenceWritableKeyPath<BridgeJourneyWindow, QuestionDialog?>,
         question: String, detail: String, decline: String, confirm: String,
         confirmed: @escaping @MainActor (BridgeJourneyWindow) -> Void
     ) {
-        let dialog = makeQuestionDialog(
-            over: window, iconName: "dialog-question", question: question, detail: detail,
-            decline: decline, declineResponse: GTK_RESPONSE_CANCEL, confirm: confirm,
-            confirmStyle: "destructive-action")
+        let dialog = QuestionDialog(
+            over: window, title: defaultTitle, iconName: "dialog-question", question: question, detail: detail,
+            decline: decline, confirm: confirm, confirmStyle: "destructive-action")
         self[keyPath: slot] = dialog
-        connectUntracked(
-            UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
-            closure: { [weak self] (response: UInt32) in
-                guard let self, let dialog = self[keyPath: slot] else { return }
-                self[keyPath: slot] = nil
-                gtk_widget_destroy(dialog)
-                if Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue { confirmed(self) }
-            } as Signal.WithEnum)
-        gtk_widget_show_all(dialog)
+        dialog.onAnswer = { [weak self] answer in
+            guard let self else { return }
+            self[keyPath: slot] = nil
+            if answer { confirmed(self) }
+        }
+        dialog.show()
     }
 
     /// The close confirmation dialog while it is open.
-    public var closeConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { closeDialog }
+    public var closeConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { closeDialog?.window }
 
     /// The reload confirmation dialog while it is open.
-    public var reloadConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { reloadDialog }
+    public var reloadConfirmationDialog: UnsafeMutablePointer<GtkWidget>? { reloadDialog?.window }
+
+    /// Answers the open close question as its buttons do (for tests and automation).
+    package func answerCloseQuestion(close: Bool) { closeDialog?.answer(confirmed: close) }
+
+    /// Answers the open reload question as its buttons do (for tests and automation).
+    package func answerReloadQuestion(reload: Bool) { reloadDialog?.answer(confirmed: reload) }
 
     private func reload() {
         guard let webView else { return }

@@ -313,37 +313,29 @@ final class WebPermissionGate {
         guard state.prompt == nil, let first = state.pending.first, let window = journey.window else { return }
         let key = Self.rememberKey(origin: first.origin, kind: first.kind)
         state.promptKey = key
-        let dialog = journey.makeQuestionDialog(
-            over: window, iconName: "camera-web",
+        let dialog = QuestionDialog(
+            over: window, title: journey.defaultTitle, iconName: "camera-web",
             question: first.kind == .camera
                 ? tr("Allow {origin} to use your camera?", ["origin": first.origin])
                 : tr("Allow {origin} to use your camera and microphone?", ["origin": first.origin]),
             detail: tr(
                 "The page wants to see what your camera sees, for example to photograph a document. If you deny it, the page can ask again when you next use it."
             ),
-            decline: tr("_Deny"), declineResponse: GTK_RESPONSE_REJECT,
-            confirm: tr("_Allow"), confirmStyle: nil)
+            decline: tr("_Deny"), confirm: tr("_Allow"), confirmStyle: nil)
         state.prompt = dialog
-        connectUntracked(
-            UnsafeMutableRawPointer(dialog), "response", trampoline: Signal.withEnum,
-            closure: { [weak self] (response: UInt32) in
-                self?.promptAnswered(allowed: Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue)
-            } as Signal.WithEnum)
-        gtk_widget_show_all(dialog)
+        dialog.onAnswer = { [weak self] allowed in self?.promptAnswered(allowed: allowed) }
+        dialog.show()
     }
 
     /// Answers the open prompt as its buttons do (closing it counts as Deny).
     func answerPrompt(allow: Bool) {
-        guard let prompt = state.prompt else { return }
-        gtk_dialog_response(
-            gbg_dialog(prompt), allow ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_REJECT.rawValue)
+        state.prompt?.answer(confirmed: allow)
     }
 
     private func promptAnswered(allowed: Bool) {
-        guard let dialog = state.prompt, let key = state.promptKey else { return }
+        guard state.prompt != nil, let key = state.promptKey else { return }
         state.prompt = nil
         state.promptKey = nil
-        gtk_widget_destroy(dialog)
         state.remembered[key] = allowed
         state.deniedAt[key] = allowed ? nil : .now
         let answered = state.pending.filter { Self.rememberKey(origin: $0.origin, kind: $0.kind) == key }
@@ -362,7 +354,7 @@ final class WebPermissionGate {
         denyHeldRequests(reason: tr("the window closed before the person answered"))
         if let prompt = state.prompt {
             state.prompt = nil
-            gtk_widget_destroy(prompt)
+            prompt.close()
         }
         let pending = state.pending
         state.pending.removeAll()
