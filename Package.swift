@@ -113,7 +113,7 @@ let package = Package(
         // Text recognition of machine-readable zones: Tesseract's C API with an OCR-B model built
         // from Debian's fonts-ocr-b (scripts/build-ocrb-model.sh). No GUI.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
-        .target(name: "OCREngine", dependencies: ["CTesseract"], swiftSettings: strict),
+        .target(name: "OCREngine", dependencies: ["CTesseract", "BlockingWork"], swiftSettings: strict),
         // The MRZ line reader's network, run by OpenCV's dnn module (Debian's libopencv-dnn).
         .target(
             name: "CLineRecognizer",
@@ -124,7 +124,8 @@ let package = Package(
         // Optimised in debug builds too: its pixel loops are 20 to 50 times slower unoptimised, and a
         // still photo is read within a time budget.
         .target(
-            name: "MRZScanner", dependencies: ["MRZReader", "OCREngine", "GBGBridge", "CLineRecognizer"],
+            name: "MRZScanner",
+            dependencies: ["MRZReader", "OCREngine", "GBGBridge", "CLineRecognizer", "BlockingWork"],
             swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // The nfc.read capability and its window; JPEG 2000 faces decoded with OpenJPEG.
@@ -232,7 +233,8 @@ let package = Package(
         .testTarget(
             name: "OCREngineTests", dependencies: ["OCREngine", "CTesseract"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "MRZScannerTests", dependencies: ["MRZScanner", "MRZReader", "OCREngine", "CTesseract", "GBGBridge"]),
+            name: "MRZScannerTests", dependencies: ["MRZScanner", "MRZReader", "OCREngine", "CTesseract", "GBGBridge"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [

@@ -1,6 +1,9 @@
 #include "CLineRecognizer.h"
 
+#include <cmath>
 #include <cstring>
+#include <ctime>
+#include <vector>
 #include <exception>
 
 #include <opencv2/core.hpp>
@@ -72,4 +75,29 @@ extern "C" int gbg_line_net_run(
     } catch (const std::exception &) {
         return -1;
     }
+}
+
+extern "C" int gbg_line_net_trial(void *context) {
+    const auto *trial = static_cast<const gbg_line_net_trial_context *>(context);
+    if (trial == nullptr || trial->stride < 1 || trial->classes < 1) return 1;
+    gbg_line_net *net = gbg_line_net_create(trial->path, nullptr, 0);
+    if (net == nullptr) return 1;
+    std::vector<float> input(size_t(trial->height) * size_t(trial->width), 0.0f);
+    size_t capacity = size_t(trial->classes) * size_t(trial->width / trial->stride + 2);
+    std::vector<float> output(capacity, 0.0f);
+    int classes = 0;
+    int steps = 0;
+    timespec start{};
+    timespec end{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    int status = gbg_line_net_run(
+        net, input.data(), trial->height, trial->width, output.data(), capacity, &classes, &steps);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+    gbg_line_net_destroy(net);
+    if (status != 0 || classes != trial->classes || steps != trial->width / trial->stride) return 2;
+    for (size_t index = 0; index < size_t(classes) * size_t(steps); index++) {
+        if (!std::isfinite(output[index])) return 2;
+    }
+    long used = (end.tv_sec - start.tv_sec) * 1000000L + (end.tv_nsec - start.tv_nsec) / 1000L;
+    return used > trial->cpu_budget_microseconds ? 3 : 0;
 }

@@ -1,3 +1,4 @@
+import BlockingWork
 import CLineRecognizer
 import Glibc
 
@@ -24,8 +25,12 @@ public enum LineModelError: Error, Equatable, CustomStringConvertible {
 /// `scripts/build-line-model.sh`.
 ///
 /// The file is checked before use: at most ``maximumFileSize`` bytes (judged from its size, before
-/// it is read), it must load as a network, and a probe line must give 38 finite scores a step at
-/// one step every ``stride`` columns.
+/// it is read); then, in a child process with bounded memory, CPU and time (``ChildTrial``), it must
+/// load as a network and a probe line of ``maximumWidth`` columns must give 38 finite scores every
+/// ``stride`` columns within ``probeBudgetMicroseconds`` of CPU, so that a file that crashes OpenCV's
+/// importer, allocates without end or costs a live frame too much never reaches this process. Only
+/// then is it loaded here (the trial's verdict is kept for the file as long as its inode, size and
+/// modification time stay the same).
 ///
 /// Not thread-safe, like the OpenCV network it owns: one caller at a time (it is not `Sendable`).
 public final class LineModel {
@@ -43,6 +48,12 @@ public final class LineModel {
     public static let stride = 4
     /// Scores a step: the blank, then ``alphabet``.
     public static let classCount = 38
+    /// The CPU time the trial's probe line of ``maximumWidth`` columns may take, in microseconds: a
+    /// model slower than this would hold up the live reader.
+    public static let probeBudgetMicroseconds = 250_000
+    /// The limits of the trial load: 10 s, 5 s of CPU, 512 MiB more than this process has mapped.
+    static let trialLimits = ChildTrial.Limits(
+        deadlineMilliseconds: 10_000, cpuSeconds: 5, extraAddressSpace: 512 * 1024 * 1024)
 
     private let net: OpaquePointer
 
@@ -62,6 +73,7 @@ public final class LineModel {
             throw .invalid("\(status.st_size) bytes, more than \(Self.maximumFileSize)")
         }
         guard status.st_size > 0 else { throw .invalid("an empty file") }
+        try Self.trial(path, status)
         var error = [CChar](repeating: 0, count: 512)
         guard let net = gbg_line_net_create(path, &error, error.count) else {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -85,6 +97,61 @@ public final class LineModel {
 
     deinit {
         gbg_line_net_destroy(net)
+    }
+
+    /// What the trial said of each file, by inode, size and modification time.
+    private static let verdicts = Locked<[FileIdentity: LineModelError?]>([:])
+
+    private struct FileIdentity: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int
+        let modifiedNanoseconds: Int
+    }
+
+    /// Loads and probes the file in a child process (once per file version); throws why it failed.
+    private static func trial(_ path: String, _ status: stat) throws(LineModelError) {
+        let identity = FileIdentity(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+            modified: status.st_mtim.tv_sec, modifiedNanoseconds: status.st_mtim.tv_nsec)
+        if let known = verdicts.withLock({ $0[identity] }) {
+            if let known { throw known }
+            return
+        }
+        let problem = path.withCString { cPath -> LineModelError? in
+            var context = gbg_line_net_trial_context(
+                path: cPath, height: Int32(inputHeight), width: Int32(maximumWidth), classes: Int32(classCount),
+                stride: Int32(stride), cpu_budget_microseconds: probeBudgetMicroseconds)
+            let outcome = withUnsafeMutablePointer(to: &context) {
+                ChildTrial.run(gbg_line_net_trial, context: UnsafeMutableRawPointer($0), limits: trialLimits)
+            }
+            return trialProblem(outcome)
+        }
+        verdicts.withLock { $0[identity] = .some(problem) }
+        if let problem { throw problem }
+    }
+
+    /// What a trial's outcome says of the file, nil when it passed.
+    static func trialProblem(_ outcome: ChildTrial.Outcome) -> LineModelError? {
+        switch outcome {
+        case .exited(0): return nil
+        case .exited(1): return .invalid("OpenCV cannot load it")
+        case .exited(2):
+            return .invalid(
+                "a probe line of \(maximumWidth) columns did not give \(classCount) finite scores every "
+                    + "\(stride) columns")
+        case .exited(3):
+            return .invalid(
+                "a probe line of \(maximumWidth) columns took more than \(probeBudgetMicroseconds / 1000) ms of CPU")
+        case .exited(let code): return .invalid("the trial load ended with status \(code)")
+        case .signalled(let signal):
+            return .invalid(
+                "loading it stopped OpenCV with signal \(signal) (in a trial process; nothing else was harmed)")
+        case .timedOut:
+            return .invalid("loading it took longer than \(trialLimits.deadlineMilliseconds / 1000) s")
+        case .notStarted: return .invalid("no process could be started to try it")
+        }
     }
 
     /// The network's scores for one line (``inputHeight`` rows of `width` values, row by row):

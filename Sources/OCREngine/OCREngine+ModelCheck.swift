@@ -1,3 +1,4 @@
+import BlockingWork
 import CTesseract
 import Glibc
 
@@ -61,47 +62,32 @@ extension OCREngine {
             names.deallocate()
             values.deallocate()
         }
-        // The child may use twice what the process has mapped now, and a few seconds of CPU.
-        let addressLimit = currentAddressSpace() + 2 * 1024 * 1024 * 1024
-        let child = fork()
-        guard child >= 0 else { throw .modelUnusable(path: modelPath) }
-        if child == 0 {
-            // Only C calls from here on: another thread of the parent may have held a lock of the
-            // Swift runtime at the fork.
-            var memory = rlimit(rlim_cur: rlim_t(addressLimit), rlim_max: rlim_t(addressLimit))
-            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
-            var processor = rlimit(rlim_cur: 15, rlim_max: 15)
-            setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &processor)
-            let null = open("/dev/null", O_WRONLY)
-            if null >= 0 {
-                dup2(null, 1)
-                dup2(null, 2)
-            }
-            guard let api = TessBaseAPICreate() else { _exit(1) }
-            let status = TessBaseAPIInit4(
-                api, directory, language, OEM_TESSERACT_ONLY, nil, 0, names, values, 1, 0)
-            _exit(status == 0 ? 0 : 1)
+        var context = TesseractTrialContext(directory: directory, language: language, names: names, values: values)
+        // The child may map 2 GiB more than the process has mapped now, and use a few seconds of CPU.
+        let outcome = withUnsafeMutablePointer(to: &context) { context in
+            ChildTrial.run(
+                { raw in
+                    guard let raw, let api = TessBaseAPICreate() else { return 1 }
+                    let trial = raw.assumingMemoryBound(to: TesseractTrialContext.self).pointee
+                    let status = TessBaseAPIInit4(
+                        api, trial.directory, trial.language, OEM_TESSERACT_ONLY, nil, 0, trial.names, trial.values,
+                        1, 0)
+                    return status == 0 ? 0 : 1
+                }, context: UnsafeMutableRawPointer(context),
+                limits: .init(
+                    deadlineMilliseconds: modelLoadDeadlineMilliseconds, cpuSeconds: 15,
+                    extraAddressSpace: 2 * 1024 * 1024 * 1024))
         }
-        var status: Int32 = 0
-        let deadline = monotonicMilliseconds() + modelLoadDeadlineMilliseconds
-        while true {
-            let finished = waitpid(child, &status, WNOHANG)
-            if finished == child { break }
-            if finished < 0, errno != EINTR { throw .modelUnusable(path: modelPath) }
-            if monotonicMilliseconds() > deadline {
-                kill(child, SIGKILL)
-                while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                throw .modelInvalid(
-                    path: modelPath,
-                    reason: "Tesseract did not finish loading it within \(modelLoadDeadlineMilliseconds / 1000) s")
-            }
-            usleep(2000)
-        }
-        let signal = status & 0x7F
-        if signal != 0 {
+        switch outcome {
+        case .exited(0): return
+        case .exited, .notStarted: throw .modelUnusable(path: modelPath)
+        case .signalled(let signal):
             throw .modelInvalid(path: modelPath, reason: "Tesseract stopped with signal \(signal) while loading it")
+        case .timedOut:
+            throw .modelInvalid(
+                path: modelPath,
+                reason: "Tesseract did not finish loading it within \(modelLoadDeadlineMilliseconds / 1000) s")
         }
-        guard (status >> 8) & 0xFF == 0 else { throw .modelUnusable(path: modelPath) }
     }
 
     /// Up to `count` bytes of the file at `offset`.
@@ -118,22 +104,12 @@ extension OCREngine {
         }
         return Array(bytes.prefix(filled))
     }
+}
 
-    /// The bytes of address space the process has mapped (the first number of
-    /// `/proc/self/statm`, in pages), or 1 GiB when unknown.
-    private static func currentAddressSpace() -> Int {
-        let fallback = 1024 * 1024 * 1024
-        let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return fallback }
-        defer { close(descriptor) }
-        let text = String(decoding: read(descriptor, 128, at: 0), as: UTF8.self)
-        guard let first = text.split(separator: " ").first, let pages = Int(first) else { return fallback }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    private static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
+/// What the Tesseract trial child needs, made before the fork.
+private struct TesseractTrialContext {
+    var directory: UnsafeMutablePointer<CChar>?
+    var language: UnsafeMutablePointer<CChar>?
+    var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    var values: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 }

@@ -74,6 +74,29 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
         }
     }
 
+    /// Valid networks built to hurt the process that runs them (Fixtures/make-hostile-line-models.py): the trial in
+    /// a child process refuses them, and this process goes on.
+    @Test(arguments: [
+        ("slow.onnx", "took more than"),
+        ("bomb.onnx", ""),
+    ])
+    func refusesHostileNetworksInATrialProcess(file: String, reason: String) throws {
+        let path = repository + "/Tests/MRZScannerTests/Fixtures/" + file
+        do {
+            _ = try LineModel(contentsOf: path)
+            Issue.record("\(file) was accepted")
+        } catch {
+            guard case .invalid(let text) = error else {
+                Issue.record("\(file): \(error)")
+                return
+            }
+            #expect(text.contains(reason), "\(file): \(text)")
+            print("\(file) refused: \(text)")
+        }
+        // The verdict is kept: asking again does not start another trial.
+        #expect(throws: LineModelError.self) { try LineModel(contentsOf: path) }
+    }
+
     @Test func refusesAnOversizedFileFromItsSize() throws {
         let path = try temporaryFile([])
         defer { unlink(path) }

@@ -27,6 +27,26 @@ int gbg_line_net_run(
     gbg_line_net *net, const float *input, int height, int width, float *output, size_t capacity, int *classes,
     int *steps);
 
+/// What `gbg_line_net_trial` loads and expects.
+typedef struct gbg_line_net_trial_context {
+    /// The model file.
+    const char *path;
+    /// The probe line's size: all zeros, `height` rows of `width` columns.
+    int height;
+    int width;
+    /// The output the probe must give: `classes` finite scores every `stride` columns.
+    int classes;
+    int stride;
+    /// The CPU time the probe may take, in microseconds.
+    long cpu_budget_microseconds;
+} gbg_line_net_trial_context;
+
+/// Loads the network in `context` (a `gbg_line_net_trial_context`) and runs it once on the probe line.
+/// Returns 0 when it loads and gives the expected output within the CPU budget, 1 when it does not load,
+/// 2 when its output has another shape or is not finite, 3 when the probe took longer than the budget.
+/// Made for a child process (the caller's trial of an untrusted file): it keeps nothing.
+int gbg_line_net_trial(void *context);
+
 #ifdef __cplusplus
 }
 #endif
