@@ -86,9 +86,9 @@ struct ShellSettings {
     static func mrzReading(_ option: String?, resources: String?) throws(ShellExit) -> MRZReadingSetup? {
         if let option {
             let setup = MRZReadingSetup(modelPath: option)
-            if let problem = setup.check() {
+            if let problem = setup.check()?.reason ?? setup.checkLineModel() {
                 throw .usage(
-                    tr("--ocr-model {path}: {problem}", ["path": ShownText.value(option), "problem": problem.reason]))
+                    tr("--ocr-model {path}: {problem}", ["path": ShownText.value(option), "problem": problem]))
             }
             return setup
         }

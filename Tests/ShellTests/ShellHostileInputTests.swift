@@ -94,6 +94,23 @@ struct ShellHostileInputTests {
         #expect(accepted.stderr.contains("no display"), "\(accepted.stderr)")
     }
 
+    @Test(
+        "a line model beside --ocr-model that OpenCV can load but that is far too slow, or that allocates 2.5 GB: status 2 and why",
+        .enabled(if: builtModel != nil, "needs Resources/ocr/ocrb.traineddata (scripts/build-ocrb-model.sh)"),
+        arguments: [("slow.onnx", "took more than 250 ms"), ("bomb.onnx", "OpenCV cannot load it")])
+    func hostileLineModels(fixture: String, reason: String) throws {
+        let directory = file("line-model-\(fixture)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let model = directory + "/ocrb.traineddata"
+        try FileManager.default.copyItem(atPath: try #require(Self.builtModel), toPath: model)
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        try FileManager.default.copyItem(
+            atPath: repository.appendingPathComponent("Tests/MRZScannerTests/Fixtures/\(fixture)").standardizedFileURL
+                .path,
+            toPath: directory + "/mrz-lines.onnx")
+        expectRefused(try run(["--ocr-model", model]), ["--ocr-model", "line model", reason], fixture)
+    }
+
     // MARK: Numbers
 
     @Test(

@@ -29,6 +29,20 @@ public struct MRZReadingSetup: Sendable, Equatable {
             return error
         }
     }
+
+    /// Why the line model beside the OCR model (`mrz-lines.onnx`) cannot be used, or nil when it
+    /// passes its trial load or is not there (zones are then read without it).
+    public func checkLineModel() -> String? {
+        let path = LineModel.path(besideOCRModel: modelPath)
+        do {
+            _ = try LineModel(contentsOf: path)
+            return nil
+        } catch .notFound {
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 }
 
 /// Reads the machine-readable zone of a document photo for its capture answer. Safe to call off
