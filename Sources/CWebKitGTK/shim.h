@@ -23,35 +23,7 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 /// Drains the main dispatch queue; must be called on the main thread.
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
-// MARK: GObject casts
-
-static inline GObject *gbg_object(gpointer p) { return G_OBJECT(p); }
-static inline GtkWidget *gbg_widget(gpointer p) { return GTK_WIDGET(p); }
-static inline GtkWindow *gbg_window(gpointer p) { return GTK_WINDOW(p); }
-static inline GtkContainer *gbg_container(gpointer p) { return GTK_CONTAINER(p); }
-static inline GtkBox *gbg_box(gpointer p) { return GTK_BOX(p); }
-static inline GtkInfoBar *gbg_info_bar(gpointer p) { return GTK_INFO_BAR(p); }
-static inline GtkLabel *gbg_label(gpointer p) { return GTK_LABEL(p); }
-static inline GtkStack *gbg_stack(gpointer p) { return GTK_STACK(p); }
-static inline GtkButton *gbg_button(gpointer p) { return GTK_BUTTON(p); }
-static inline GtkSpinner *gbg_spinner(gpointer p) { return GTK_SPINNER(p); }
-static inline GtkMessageDialog *gbg_message_dialog(gpointer p) { return GTK_MESSAGE_DIALOG(p); }
-static inline GtkDialog *gbg_dialog(gpointer p) { return GTK_DIALOG(p); }
-static inline GtkImage *gbg_image(gpointer p) { return GTK_IMAGE(p); }
-static inline GtkScrolledWindow *gbg_scrolled_window(gpointer p) { return GTK_SCROLLED_WINDOW(p); }
-static inline GtkBin *gbg_bin(gpointer p) { return GTK_BIN(p); }
-static inline GtkFrame *gbg_frame(gpointer p) { return GTK_FRAME(p); }
-static inline WebKitWebContext *gbg_web_context(gpointer p) { return WEBKIT_WEB_CONTEXT(p); }
-static inline WebKitWebsiteDataManager *gbg_website_data_manager(gpointer p) { return WEBKIT_WEBSITE_DATA_MANAGER(p); }
-static inline GTlsCertificate *gbg_tls_certificate(gpointer p) { return G_TLS_CERTIFICATE(p); }
-static inline WebKitWebView *gbg_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
-static inline WebKitNavigationPolicyDecision *gbg_navigation_policy_decision(gpointer p) {
-    return WEBKIT_NAVIGATION_POLICY_DECISION(p);
-}
-static inline WebKitResponsePolicyDecision *gbg_response_policy_decision(gpointer p) {
-    return WEBKIT_RESPONSE_POLICY_DECISION(p);
-}
-static inline WebKitPolicyDecision *gbg_policy_decision(gpointer p) { return WEBKIT_POLICY_DECISION(p); }
+// GObject casts are Swift's `gtkCast` (GBGBridgeGTK/Toolkit/GtkCast.swift), which checks the type.
 
 /// A web view in `context` that an automation session (WebDriver) may drive: `is-controlled-by-automation`
 /// is construct-only, so it is set here, where the variadic constructor can be called.

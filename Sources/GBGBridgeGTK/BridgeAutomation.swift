@@ -76,7 +76,7 @@ public final class BridgeAutomation {
             } as Signal.CreateWebView)
         let ended = Unmanaged.passRetained(SignalClosureBox<Signal.Plain>({ [weak self] in self?.onSessionEnded?() }))
         g_object_weak_ref(
-            gbg_object(session),
+            gtkCast(session),
             { data, _ in
                 let box = Unmanaged<SignalClosureBox<Signal.Plain>>.fromOpaque(data!)
                 let closure = box.takeUnretainedValue().closure

@@ -36,7 +36,7 @@ public enum BridgeWebViewConfigurator {
         if let existing = transport(of: webView) { return existing }
         let transport = WebKitBridgeTransport(webView: webView, host: host, originPolicy: originPolicy)
         g_object_set_data_full(
-            gbg_object(webView), transportKey, Unmanaged.passRetained(transport).toOpaque(),
+            gtkCast(webView), transportKey, Unmanaged.passRetained(transport).toOpaque(),
             { Unmanaged<AnyObject>.fromOpaque($0!).release() })
         return transport
     }
@@ -67,7 +67,7 @@ public enum BridgeWebViewConfigurator {
         let webView =
             isControlledByAutomation
             ? gbg_web_view_new_for_automation(context)!
-            : gbg_web_view(webkit_web_view_new_with_context(context))!
+            : gtkCast(webkit_web_view_new_with_context(context)!)
         configure(webView, host: host, originPolicy: originPolicy)
         return webView
     }
@@ -75,7 +75,7 @@ public enum BridgeWebViewConfigurator {
     /// The transport installed on `webView` by this configurator, if any.
     @MainActor
     public static func transport(of webView: UnsafeMutablePointer<WebKitWebView>) -> WebKitBridgeTransport? {
-        guard let pointer = g_object_get_data(gbg_object(webView), transportKey) else { return nil }
+        guard let pointer = g_object_get_data(gtkCast(webView), transportKey) else { return nil }
         return Unmanaged<WebKitBridgeTransport>.fromOpaque(pointer).takeUnretainedValue()
     }
 

@@ -56,7 +56,7 @@ final class Harness {
 
     /// Clicks the primary mouse button at `x`, `y` of `widget`, as a person would (a user gesture for WebKit).
     func click(_ widget: UnsafeMutableRawPointer, x: Double, y: Double) {
-        guard let window = gtk_widget_get_window(gbg_widget(widget)) else { return }
+        guard let window = gtk_widget_get_window(gtkCast(raw: widget)) else { return }
         let seat = gdk_display_get_default_seat(gdk_window_get_display(window))
         for type in [GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE] {
             let event = gdk_event_new(type)!
@@ -87,7 +87,7 @@ private final class EvaluationBox: @unchecked Sendable {
 private let evaluationDone: GAsyncReadyCallback = { source, result, data in
     let box = Unmanaged<EvaluationBox>.fromOpaque(data!).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
-    guard let value = webkit_web_view_evaluate_javascript_finish(gbg_web_view(source), result, &error) else {
+    guard let value = webkit_web_view_evaluate_javascript_finish(source.map { gtkCast($0) }, result, &error) else {
         let message = error.map { String(cString: $0.pointee.message) } ?? "?"
         g_error_free(error)
         box.done("error: \(message)")

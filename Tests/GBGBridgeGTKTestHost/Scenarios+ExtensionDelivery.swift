@@ -174,7 +174,7 @@ extension Scenarios {
                 webView, message, nil,
                 { source, result, data in
                     let continuation = RetainedBox<CheckedContinuation<Int32?, Never>>.take(data)
-                    let reply = webkit_web_view_send_message_to_page_finish(gbg_web_view(source), result, nil)
+                    let reply = webkit_web_view_send_message_to_page_finish(source.map { gtkCast($0) }, result, nil)
                     var status: Int32?
                     if let reply, let parameters = webkit_user_message_get_parameters(reply),
                         let first = g_variant_get_child_value(parameters, 0)

@@ -54,7 +54,7 @@ extension Scenarios {
                 harness.check(isManaged(warningWindow), "the window manager shows it")
             }
             // Continue, the button itself: the session goes on.
-            if let button = findButton(in: gbg_widget(warningWindow)) { gtk_button_clicked(gbg_button(button)) }
+            if let button = findButton(in: gtkCast(warningWindow)) { gtk_button_clicked(gtkCast(button)) }
         }
         await harness.pause(0.4)
         harness.check(
@@ -80,11 +80,11 @@ extension Scenarios {
 
         // A host window waiting for the person: input to it counts, and quiet in it is allowed 8 s.
         sendKey(to: window.window!, keyval: guint(GDK_KEY_Shift_L), state: GdkModifierType(rawValue: 0))
-        let dialog = gbg_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))!
+        let dialog = gtkCast(gtk_window_new(GTK_WINDOW_TOPLEVEL)!, to: GtkWindow.self)
         gtk_window_set_title(dialog, "Capture")
         gtk_window_set_transient_for(dialog, window.window)
         gtk_window_set_default_size(dialog, 400, 300)
-        gtk_widget_show_all(gbg_widget(dialog))
+        gtk_widget_show_all(gtkCast(dialog))
         for _ in 0..<20 {
             await harness.pause(0.5)
             sendMotion(to: dialog)
@@ -103,11 +103,11 @@ extension Scenarios {
         if let warningWindow = idleWarningWindow() {
             harness.check(gtk_window_get_transient_for(warningWindow) == dialog, "over the host window")
             let path = "/tmp/gbgbridge-gtk-idle-warning.png"
-            if paint(gbg_widget(warningWindow), toPNG: path) { harness.note("idle warning picture: \(path)") }
+            if paint(gtkCast(warningWindow), toPNG: path) { harness.note("idle warning picture: \(path)") }
         }
         let resetFromDialog = await waitFor(harness, seconds: 15) { resets.count == 2 }
         harness.check(resetFromDialog, "and then reset", "\(resets)")
-        gtk_widget_destroy(gbg_widget(dialog))
+        gtk_widget_destroy(gtkCast(dialog))
         _ = await journey.inbox.next("test.pageReady")
         window.close()
     }
@@ -120,9 +120,9 @@ extension Scenarios {
         var node: UnsafeMutablePointer<GList>? = list
         while let current = node {
             if let data = current.pointee.data {
-                let candidate = gbg_window(data)!
+                let candidate = gtkCast(raw: data, to: GtkWindow.self)
                 if let title = gtk_window_get_title(candidate), String(cString: title) == "Are you still there?",
-                    gtk_widget_get_mapped(gbg_widget(candidate)) != 0
+                    gtk_widget_get_mapped(gtkCast(candidate)) != 0
                 {
                     return candidate
                 }
@@ -143,12 +143,12 @@ extension Scenarios {
         guard
             g_type_check_instance_is_a(
                 UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), gtk_container_get_type())
-                != 0, let children = gtk_container_get_children(gbg_container(widget))
+                != 0, let children = gtk_container_get_children(gtkCast(widget))
         else { return nil }
         defer { g_list_free(children) }
         var node: UnsafeMutablePointer<GList>? = children
         while let current = node {
-            if let data = current.pointee.data, let found = findButton(in: gbg_widget(data)) { return found }
+            if let data = current.pointee.data, let found = findButton(in: gtkCast(raw: data)) { return found }
             node = current.pointee.next
         }
         return nil
@@ -157,7 +157,7 @@ extension Scenarios {
     /// Moves the pointer over `window` as a mouse would.
     @MainActor
     private static func sendMotion(to window: UnsafeMutablePointer<GtkWindow>) {
-        guard let event = gdk_event_new(GDK_MOTION_NOTIFY), let gdkWindow = gtk_widget_get_window(gbg_widget(window))
+        guard let event = gdk_event_new(GDK_MOTION_NOTIFY), let gdkWindow = gtk_widget_get_window(gtkCast(window))
         else { return }
         event.pointee.motion.window = gdkWindow
         g_object_ref(UnsafeMutableRawPointer(gdkWindow))

@@ -35,11 +35,11 @@ extension Scenarios {
 
         window.enterKioskMode(KioskConfiguration())
         // A host dialog over the journey, as the capture and chip-reading windows are.
-        let dialog = gbg_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))!
+        let dialog = gtkCast(gtk_window_new(GTK_WINDOW_TOPLEVEL)!, to: GtkWindow.self)
         gtk_window_set_title(dialog, "Host dialog")
         gtk_window_set_transient_for(dialog, journeyWindow)
         gtk_window_set_default_size(dialog, 400, 300)
-        gtk_widget_show_all(gbg_widget(dialog))
+        gtk_widget_show_all(gtkCast(dialog))
         await harness.pause(0.5)
 
         harness.check(
@@ -66,7 +66,7 @@ extension Scenarios {
                     "iconified \(counter.iconified) times")
                 counter.stop()
             }
-            let state = gdk_window_get_state(gtk_widget_get_window(gbg_widget(journeyWindow))).rawValue
+            let state = gdk_window_get_state(gtk_widget_get_window(gtkCast(journeyWindow))).rawValue
             harness.check(state & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0, "the journey window is still fullscreen")
         }
 
@@ -79,19 +79,19 @@ extension Scenarios {
         harness.check(refused.hasPrefix(foreign), "kiosk mode refuses the foreign navigation", refused)
         await harness.pause(0.2)
         harness.check(journey.opened.isEmpty, "and does not hand it to the browser", "\(journey.opened)")
-        gtk_widget_destroy(gbg_widget(dialog))
+        gtk_widget_destroy(gtkCast(dialog))
     }
 
     @MainActor
     private static func isIconified(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool {
-        guard let surface = gtk_widget_get_window(gbg_widget(window)) else { return false }
+        guard let surface = gtk_widget_get_window(gtkCast(window)) else { return false }
         return gdk_window_get_state(surface).rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0
     }
 
     /// Whether the window manager manages the window (it has set its `WM_STATE`).
     @MainActor
     static func isManaged(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool {
-        guard let surface = gtk_widget_get_window(gbg_widget(window)) else { return false }
+        guard let surface = gtk_widget_get_window(gtkCast(window)) else { return false }
         var type: GdkAtom?
         var format: gint = 0
         var length: gint = 0
@@ -118,7 +118,7 @@ extension Scenarios {
     /// the window has none, or they leave its functions unset).
     @MainActor
     private static func hintsAllowMinimise(_ window: UnsafeMutablePointer<GtkWindow>) -> Bool {
-        guard let surface = gtk_widget_get_window(gbg_widget(window)) else { return true }
+        guard let surface = gtk_widget_get_window(gtkCast(window)) else { return true }
         var type: GdkAtom?
         var format: gint = 0
         var length: gint = 0

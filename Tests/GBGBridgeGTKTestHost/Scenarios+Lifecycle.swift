@@ -79,7 +79,7 @@ extension Scenarios {
                 journey.window.noticeText ?? "nil")
             await harness.pause(0.5)
             let path = "/tmp/gbgbridge-gtk-crash-notice.png"
-            let window = gbg_widget(journey.window.window)
+            let window = gtkCast(journey.window.window!, to: GtkWidget.self)
             let width = gtk_widget_get_allocated_width(window)
             let height = gtk_widget_get_allocated_height(window)
             if let pixbuf = gdk_pixbuf_get_from_window(gtk_widget_get_window(window), 0, 0, width, height) {
@@ -179,7 +179,7 @@ extension Scenarios {
             BridgeWebViewConfigurator.transport(of: webView)
                 === BridgeWebViewConfigurator.configure(webView, host: host, originPolicy: policy),
             "configuring twice keeps one transport")
-        gtk_widget_destroy(gbg_widget(webView))
+        gtk_widget_destroy(gtkCast(webView))
         g_object_unref(webView)
         host.send(event: "test.late", data: [:])
         harness.check(
@@ -252,7 +252,7 @@ extension Scenarios {
 
     @MainActor
     static func sendFocus(to window: UnsafeMutablePointer<GtkWindow>, focused: Bool) {
-        let widget = gbg_widget(window)
+        let widget = gtkCast(window, to: GtkWidget.self)
         guard let event = gdk_event_new(GDK_FOCUS_CHANGE) else { return }
         event.pointee.focus_change.window = gtk_widget_get_window(widget)
         g_object_ref(UnsafeMutableRawPointer(event.pointee.focus_change.window))

@@ -107,8 +107,8 @@ extension Scenarios {
         let inbox = Inbox(host: host)
         let webView = BridgeWebViewConfigurator.makeWebView(host: host, originPolicy: OriginPolicy(allowedOrigins: []))
         let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_default_size(gbg_window(window), 400, 300)
-        gtk_container_add(gbg_container(window), gbg_widget(webView))
+        gtk_window_set_default_size(gtkCast(window), 400, 300)
+        gtk_container_add(gtkCast(window), gtkCast(webView))
         gtk_widget_show_all(window)
         let transport = BridgeWebViewConfigurator.transport(of: webView)!
         var opened: [String] = []

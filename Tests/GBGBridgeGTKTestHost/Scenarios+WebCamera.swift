@@ -212,10 +212,10 @@ extension Scenarios {
             let path =
                 ProcessInfo.processInfo.environment["GBGBRIDGE_PROMPT_PICTURE"]
                 ?? "/tmp/gbgbridge-web-camera-prompt.png"
-            if paint(gbg_widget(prompt), toPNG: path) { harness.note("prompt picture: \(path)") }
+            if paint(gtkCast(prompt), toPNG: path) { harness.note("prompt picture: \(path)") }
             harness.check(colourCount(ofPNG: path) > 2, "the prompt is drawn")
-            let focus = gtk_window_get_focus(gbg_window(prompt))
-            let label = focus.flatMap { gtk_button_get_label(gbg_button($0)) }.map { String(cString: $0) }
+            let focus = gtk_window_get_focus(gtkCast(prompt))
+            let label = focus.flatMap { gtk_button_get_label(gtkCast($0)) }.map { String(cString: $0) }
             harness.check(
                 label == "_Deny", "Deny has the focus: one default for the eye and the keyboard", label ?? "nil")
         }

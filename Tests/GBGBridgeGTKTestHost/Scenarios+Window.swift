@@ -30,7 +30,7 @@ extension Scenarios {
             failures.first?.url == "http://127.0.0.1:\(port)/", "failure reported with its URL",
             "\(failures)")
         harness.check(window.isShowingErrorPage, "error page shown")
-        let visible = gtk_stack_get_visible_child_name(gbg_stack(gtk_widget_get_parent(gbg_widget(window.webView))))
+        let visible = gtk_stack_get_visible_child_name(gtkCast(gtk_widget_get_parent(gtkCast(window.webView!))!))
         harness.check(
             visible.map { String(cString: $0) } == "error", "the stack shows the error page, not the web view")
         harness.check(
@@ -79,7 +79,7 @@ extension Scenarios {
             window.retry()
         }
         harness.check(!window.isShowingErrorPage, "error page hidden after a successful retry")
-        let shown = gtk_stack_get_visible_child_name(gbg_stack(gtk_widget_get_parent(gbg_widget(window.webView))))
+        let shown = gtk_stack_get_visible_child_name(gtkCast(gtk_widget_get_parent(gtkCast(window.webView!))!))
         harness.check(shown.map { String(cString: $0) } == "journey", "the web view is back")
         // The title comes with its own notification, which a loaded machine may deliver after load-finished.
         var waits = 0
@@ -149,7 +149,7 @@ extension Scenarios {
         harness.check(dialog != nil, "F5 mid-journey opens a confirmation dialog")
         if let dialog {
             let path = "/tmp/gbgbridge-gtk-reload-dialog.png"
-            if paint(gbg_widget(dialog), toPNG: path) { harness.note("reload dialog picture: \(path)") }
+            if paint(gtkCast(dialog), toPNG: path) { harness.note("reload dialog picture: \(path)") }
             let readyBefore = journey.inbox.messages.filter { $0.payload.action == "test.pageReady" }.count
             journey.window.answerReloadQuestion(reload: false)
             await harness.pause(0.8)
@@ -318,9 +318,9 @@ extension Scenarios {
         }
         let journeyWindow = journey.window.window!
         sendFocus(to: journeyWindow, focused: true)
-        let second = gbg_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))!
+        let second = gtkCast(gtk_window_new(GTK_WINDOW_TOPLEVEL)!, to: GtkWindow.self)
         gtk_window_set_title(second, "Capture")
-        gtk_widget_show_all(gbg_widget(second))
+        gtk_widget_show_all(gtkCast(second))
         await harness.pause(0.2)
         sent.removeAll()
 
@@ -345,7 +345,7 @@ extension Scenarios {
         sendFocus(to: journeyWindow, focused: true)
         await harness.pause(0.4)
         harness.check(sent.isEmpty, "a focus blip sends nothing", "\(sent)")
-        gtk_widget_destroy(gbg_widget(second))
+        gtk_widget_destroy(gtkCast(second))
     }
 
     // MARK: Helpers
@@ -402,7 +402,7 @@ extension Scenarios {
     /// Sends a key press to `window` as if typed.
     @MainActor
     static func sendKey(to window: UnsafeMutablePointer<GtkWindow>, keyval: guint, state: GdkModifierType) {
-        guard let event = gdk_event_new(GDK_KEY_PRESS), let gdkWindow = gtk_widget_get_window(gbg_widget(window)) else {
+        guard let event = gdk_event_new(GDK_KEY_PRESS), let gdkWindow = gtk_widget_get_window(gtkCast(window)) else {
             return
         }
         event.pointee.key.window = gdkWindow
@@ -423,7 +423,7 @@ extension Scenarios {
     @MainActor
     static func openContextMenu(_ journey: Journey) {
         let webView = journey.webView
-        gtk_widget_grab_focus(gbg_widget(webView))
+        gtk_widget_grab_focus(gtkCast(webView))
         var parameters = [GValue()]
         g_value_init(&parameters[0], webkit_web_view_get_type())
         g_value_set_object(&parameters[0], UnsafeMutableRawPointer(webView))
@@ -437,7 +437,7 @@ extension Scenarios {
     /// A right button press and release in the middle-left of the web view.
     @MainActor
     static func rightClick(_ webView: UnsafeMutablePointer<WebKitWebView>) {
-        guard let gdkWindow = gtk_widget_get_window(gbg_widget(webView)) else { return }
+        guard let gdkWindow = gtk_widget_get_window(gtkCast(webView)) else { return }
         for type in [GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE] {
             guard let event = gdk_event_new(type) else { continue }
             event.pointee.button.window = gdkWindow

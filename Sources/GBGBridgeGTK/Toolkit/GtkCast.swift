@@ -54,6 +54,26 @@ extension GtkDrawingArea: GObjectInstance { package static var gType: GType { gt
 extension GtkEntry: GObjectInstance { package static var gType: GType { gtk_entry_get_type() } }
 extension GtkButtonBox: GObjectInstance { package static var gType: GType { gtk_button_box_get_type() } }
 extension GtkFrame: GObjectInstance { package static var gType: GType { gtk_frame_get_type() } }
+extension GObject: GObjectInstance { package static var gType: GType { g_object_get_type() } }
+extension GtkInfoBar: GObjectInstance { package static var gType: GType { gtk_info_bar_get_type() } }
+extension GtkStack: GObjectInstance { package static var gType: GType { gtk_stack_get_type() } }
+extension GtkScrolledWindow: GObjectInstance { package static var gType: GType { gtk_scrolled_window_get_type() } }
+extension WebKitWebView: GObjectInstance { package static var gType: GType { webkit_web_view_get_type() } }
+extension WebKitWebsiteDataManager: GObjectInstance {
+    package static var gType: GType { webkit_website_data_manager_get_type() }
+}
+extension WebKitAutomationSession: GObjectInstance {
+    package static var gType: GType { webkit_automation_session_get_type() }
+}
+extension WebKitPolicyDecision: GObjectInstance {
+    package static var gType: GType { webkit_policy_decision_get_type() }
+}
+extension WebKitNavigationPolicyDecision: GObjectInstance {
+    package static var gType: GType { webkit_navigation_policy_decision_get_type() }
+}
+extension WebKitResponsePolicyDecision: GObjectInstance {
+    package static var gType: GType { webkit_response_policy_decision_get_type() }
+}
 
 /// Whether `instance` is a GObject of the run-time `type` (or a subclass), for types known only by
 /// their `GType` (WebKit's permission requests, for example).

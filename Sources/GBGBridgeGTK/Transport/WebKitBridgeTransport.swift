@@ -583,19 +583,17 @@ public final class WebKitBridgeTransport: BridgeTransport {
         guard let decision else { return false }
         switch type {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue:
-            let action = webkit_navigation_policy_decision_get_navigation_action(
-                gbg_navigation_policy_decision(decision))
+            let action = webkit_navigation_policy_decision_get_navigation_action(gtkCast(raw: decision))
             noteNavigation(action)
             return false
         case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue:
-            let action = webkit_navigation_policy_decision_get_navigation_action(
-                gbg_navigation_policy_decision(decision))
+            let action = webkit_navigation_policy_decision_get_navigation_action(gtkCast(raw: decision))
             noteNavigation(action)
             let uri = Self.uri(of: webkit_navigation_action_get_request(action))
             refuse(uri, decision: decision)
             return true
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue:
-            let response = gbg_response_policy_decision(decision)
+            let response = gtkCast(raw: decision, to: WebKitResponsePolicyDecision.self)
             guard webkit_response_policy_decision_is_main_frame_main_resource(response) != 0 else { return false }
             let uri = Self.uri(of: webkit_response_policy_decision_get_request(response))
             guard originPolicy.allows(urlString: uri) else {
@@ -607,7 +605,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
             let status = Int(
                 webkit_uri_response_get_status_code(webkit_response_policy_decision_get_response(response)))
             guard status >= 400, uri.hasPrefix("http") else { return false }
-            webkit_policy_decision_ignore(gbg_policy_decision(decision))
+            webkit_policy_decision_ignore(gtkCast(raw: decision))
             reportLoadFailed(LoadFailureClassifier.httpFailure(uri: uri, status: status))
             return true
         default:
@@ -658,7 +656,7 @@ public final class WebKitBridgeTransport: BridgeTransport {
     }
 
     private func refuse(_ uri: String, decision: gpointer) {
-        webkit_policy_decision_ignore(gbg_policy_decision(decision))
+        webkit_policy_decision_ignore(gtkCast(raw: decision))
         noteRefused(uri)
     }
 
@@ -799,7 +797,7 @@ private let batchTurnEnded: GSourceFunc = { data in
 private let evaluationFinished: GAsyncReadyCallback = { source, result, data in
     let completion = RetainedBox<@MainActor (Result<DeliveryOutcome, EvaluationFailure>) -> Void>.take(data)
     var error: UnsafeMutablePointer<GError>?
-    let value = webkit_web_view_evaluate_javascript_finish(gbg_web_view(source), result, &error)
+    let value = webkit_web_view_evaluate_javascript_finish(source.map { gtkCast($0) }, result, &error)
     let outcome: Result<DeliveryOutcome, EvaluationFailure>
     if let value {
         outcome = .success(DeliveryOutcome(value))

@@ -88,7 +88,7 @@ enum ExtensionReply {
 let extensionReplied: GAsyncReadyCallback = { source, result, data in
     let completion = RetainedBox<@MainActor (ExtensionReply) -> Void>.take(data)
     var error: UnsafeMutablePointer<GError>?
-    let reply = webkit_web_view_send_message_to_page_finish(gbg_web_view(source), result, &error)
+    let reply = webkit_web_view_send_message_to_page_finish(source.map { gtkCast($0) }, result, &error)
     let answer: ExtensionReply
     if let reply {
         defer { g_object_unref(reply) }

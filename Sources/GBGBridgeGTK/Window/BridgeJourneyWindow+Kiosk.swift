@@ -132,7 +132,7 @@ extension BridgeJourneyWindow {
         // Many kiosks run a bare X session with no window manager to honour "fullscreen":
         // cover the monitor and drop the decorations ourselves as well.
         gtk_window_set_decorated(window, 0)
-        if let display = gtk_widget_get_display(gbg_widget(window)),
+        if let display = gtk_widget_get_display(gtkCast(window)),
             let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
         {
             var area = GdkRectangle()
@@ -385,7 +385,7 @@ extension BridgeJourneyWindow {
         return ToplevelWindows.all().filter { toplevel in
             toplevel != window && toplevel != warningWindow
                 && gtk_window_get_window_type(toplevel) == GTK_WINDOW_TOPLEVEL
-                && gtk_widget_get_mapped(gbg_widget(toplevel)) != 0
+                && gtk_widget_get_mapped(gtkCast(toplevel)) != 0
         }
     }
 }

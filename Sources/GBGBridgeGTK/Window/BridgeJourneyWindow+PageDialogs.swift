@@ -86,7 +86,7 @@ enum KioskWindowGuard {
     static func kioskWindowOpened() {
         kioskWindows += 1
         installHook()
-        for toplevel in ToplevelWindows.all() where gtk_widget_get_mapped(gbg_widget(toplevel)) != 0 {
+        for toplevel in ToplevelWindows.all() where gtk_widget_get_mapped(gtkCast(toplevel)) != 0 {
             protect(toplevel)
         }
     }
@@ -113,12 +113,12 @@ enum KioskWindowGuard {
     /// Emission hooks run before the class handler: the widget is realized, not yet on screen.
     private static func widgetMapped(_ widget: UnsafeMutableRawPointer) {
         guard kioskWindows > 0, gtkIsInstance(widget, ofType: gtk_window_get_type()) else { return }
-        protect(gbg_window(widget))
+        protect(gtkCast(raw: widget))
     }
 
     private static func protect(_ window: UnsafeMutablePointer<GtkWindow>) {
         guard gtk_window_get_window_type(window) == GTK_WINDOW_TOPLEVEL,
-            let surface = gtk_widget_get_window(gbg_widget(window)),
+            let surface = gtk_widget_get_window(gtkCast(window)),
             gdk_window_get_window_type(surface) == GDK_WINDOW_TOPLEVEL
         else { return }
         if gtk_window_get_transient_for(window) != nil,
@@ -133,8 +133,8 @@ enum KioskWindowGuard {
                 surface,
                 GdkWMDecoration(GDK_DECOR_BORDER.rawValue | GDK_DECOR_TITLE.rawValue | GDK_DECOR_RESIZEH.rawValue))
         }
-        guard g_object_get_data(gbg_object(window), guardedKey) == nil else { return }
-        g_object_set_data(gbg_object(window), guardedKey, UnsafeMutableRawPointer(bitPattern: 1))
+        guard g_object_get_data(gtkCast(window), guardedKey) == nil else { return }
+        g_object_set_data(gtkCast(window), guardedKey, UnsafeMutableRawPointer(bitPattern: 1))
         connectUntracked(
             UnsafeMutableRawPointer(window), "window-state-event", trampoline: Signal.event,
             closure: { (event: gpointer?) in

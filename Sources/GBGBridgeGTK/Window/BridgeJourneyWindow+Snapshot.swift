@@ -45,7 +45,7 @@ extension BridgeJourneyWindow {
     /// is composited by WebKit): use ``saveSnapshot(toPNG:)`` for the page.
     public func saveWindowImage(toPNG path: String) throws(SnapshotError) {
         guard let window else { throw SnapshotError(description: tr("The journey window is closed")) }
-        let widget = gbg_widget(window)
+        let widget = gtkCast(window, to: GtkWidget.self)
         let width = gtk_widget_get_allocated_width(widget)
         let height = gtk_widget_get_allocated_height(widget)
         guard width > 1, height > 1 else { throw SnapshotError(description: tr("The journey window is not shown")) }
@@ -98,7 +98,7 @@ extension BridgeJourneyWindow {
 private let settleFinished: GAsyncReadyCallback = { source, result, data in
     let settled = RetainedBox<@Sendable () -> Void>.take(data)
     var error: UnsafeMutablePointer<GError>?
-    if let value = webkit_web_view_call_async_javascript_function_finish(gbg_web_view(source), result, &error) {
+    if let value = webkit_web_view_call_async_javascript_function_finish(source.map { gtkCast($0) }, result, &error) {
         g_object_unref(value)
     }
     if let error { g_error_free(error) }
@@ -114,7 +114,7 @@ private struct SnapshotRequest: Sendable {
 private let snapshotFinished: GAsyncReadyCallback = { source, result, data in
     let request = RetainedBox<SnapshotRequest>.take(data)
     var error: UnsafeMutablePointer<GError>?
-    guard let surface = webkit_web_view_get_snapshot_finish(gbg_web_view(source), result, &error) else {
+    guard let surface = webkit_web_view_get_snapshot_finish(source.map { gtkCast($0) }, result, &error) else {
         let message = GErrorText.take(&error, or: tr("unknown error"))
         request.completion(tr("Could not take a snapshot of the page: {reason}", ["reason": message]))
         return

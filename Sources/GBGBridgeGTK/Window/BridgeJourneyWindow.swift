@@ -187,20 +187,20 @@ public final class BridgeJourneyWindow {
             allowedOrigins.isEmpty
             ? OriginPolicy(journeyURL: url)
             : OriginPolicy(allowedOrigins: allowedOrigins + [url.absoluteString])
-        let window = gbg_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))!
+        let window = gtkCast(gtk_window_new(GTK_WINDOW_TOPLEVEL)!, to: GtkWindow.self)
         gtk_window_set_default_size(window, width, height)
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_container_add(gbg_container(window), box)
+        gtk_container_add(gtkCast(window), box)
 
         notice = gtk_info_bar_new()
-        gtk_info_bar_set_message_type(gbg_info_bar(notice), GTK_MESSAGE_WARNING)
-        gtk_info_bar_set_show_close_button(gbg_info_bar(notice), 1)
+        gtk_info_bar_set_message_type(gtkCast(notice), GTK_MESSAGE_WARNING)
+        gtk_info_bar_set_show_close_button(gtkCast(notice), 1)
         noticeLabel = gtk_label_new(nil)
-        gtk_label_set_line_wrap(gbg_label(noticeLabel), 1)
-        gtk_container_add(gbg_container(gtk_info_bar_get_content_area(gbg_info_bar(notice))), noticeLabel)
+        gtk_label_set_line_wrap(gtkCast(noticeLabel), 1)
+        gtk_container_add(gtkCast(gtk_info_bar_get_content_area(gtkCast(notice))), noticeLabel)
         gtk_widget_set_no_show_all(notice, 1)
         gtk_widget_show(noticeLabel)
-        gtk_box_pack_start(gbg_box(box), notice, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(box), notice, 0, 0, 0)
 
         let webView = BridgeWebViewConfigurator.makeWebView(
             host: host, originPolicy: policy, websiteData: websiteData,
@@ -208,11 +208,11 @@ public final class BridgeJourneyWindow {
         let settings = webkit_web_view_get_settings(webView)
         webkit_settings_set_enable_back_forward_navigation_gestures(settings, 0)
         stack = gtk_stack_new()
-        gtk_stack_set_transition_type(gbg_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_set_transition_duration(gbg_stack(stack), 150)
-        gtk_stack_add_named(gbg_stack(stack), gbg_widget(webView), "journey")
+        gtk_stack_set_transition_type(gtkCast(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_set_transition_duration(gtkCast(stack), 150)
+        gtk_stack_add_named(gtkCast(stack), gtkCast(webView), "journey")
         errorPage = JourneyErrorPage(in: stack)
-        gtk_box_pack_start(gbg_box(box), stack, 1, 1, 0)
+        gtk_box_pack_start(gtkCast(box), stack, 1, 1, 0)
         self.window = window
         self.webView = webView
         self.transport = BridgeWebViewConfigurator.transport(of: webView)!
@@ -232,13 +232,13 @@ public final class BridgeJourneyWindow {
         signals.disconnectAll()
         reloadDialog?.close()
         closeDialog?.close()
-        if let window { gtk_widget_destroy(gbg_widget(window)) }
+        if let window { gtk_widget_destroy(gtkCast(window)) }
     }
 
     /// Shows the window.
     public func show() {
         guard let window else { return }
-        gtk_widget_show_all(gbg_widget(window))
+        gtk_widget_show_all(gtkCast(window))
         errorPage.showCurrentChild()
     }
 
@@ -252,13 +252,13 @@ public final class BridgeJourneyWindow {
         reloadDialog?.close()
         closeDialog?.close()
         guard isJourneyInProgress, transport.isPageReady else {
-            gtk_widget_destroy(gbg_widget(window))
+            gtk_widget_destroy(gtkCast(window))
             return
         }
         if let webView, webkit_web_view_is_controlled_by_automation(webView) != 0 {
             // untranslated: bridge data
             host.send(event: "journey.cancel", data: ["reason": .string("The automation session closed the window")])
-            gtk_widget_destroy(gbg_widget(window))
+            gtk_widget_destroy(gtkCast(window))
             return
         }
         // untranslated: bridge data
@@ -267,7 +267,7 @@ public final class BridgeJourneyWindow {
         let destroy: @MainActor () -> Void = { [weak self] in
             guard !destroyed, let window = self?.window else { return }
             destroyed = true
-            gtk_widget_destroy(gbg_widget(window))
+            gtk_widget_destroy(gtkCast(window))
         }
         transport.flush(destroy)
         Task { @MainActor in
@@ -298,12 +298,12 @@ public final class BridgeJourneyWindow {
     /// The text of the notice bar while it is shown, else `nil`.
     public var noticeText: String? {
         guard gtk_widget_get_visible(notice) != 0 else { return nil }
-        return gtk_label_get_text(gbg_label(noticeLabel)).map { String(cString: $0) }
+        return gtk_label_get_text(gtkCast(noticeLabel)).map { String(cString: $0) }
     }
 
     /// Shows a notice above the page (a warning bar the user can dismiss).
     public func showNotice(_ text: String) {
-        gtk_label_set_text(gbg_label(noticeLabel), text)
+        gtk_label_set_text(gtkCast(noticeLabel), text)
         gtk_widget_show(notice)
     }
 
@@ -640,8 +640,8 @@ public final class BridgeJourneyWindow {
     /// dialogs, menus), so focus moving among them is not mistaken for the app losing it.
     private func watchFocus(of window: UnsafeMutablePointer<GtkWindow>) {
         let key = "gbgbridge-focus-watch-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
-        for toplevel in ToplevelWindows.all() + [window] where g_object_get_data(gbg_object(toplevel), key) == nil {
-            g_object_set_data(gbg_object(toplevel), key, UnsafeMutableRawPointer(bitPattern: 1))
+        for toplevel in ToplevelWindows.all() + [window] where g_object_get_data(gtkCast(toplevel), key) == nil {
+            g_object_set_data(gtkCast(toplevel), key, UnsafeMutableRawPointer(bitPattern: 1))
             let pointer = UnsafeMutableRawPointer(toplevel)
             connectUntracked(
                 pointer, "focus-in-event", trampoline: Signal.event,
@@ -682,9 +682,9 @@ public final class BridgeJourneyWindow {
         for toplevel in ToplevelWindows.all() {
             if gtk_window_is_active(toplevel) != 0 { return true }
             if gtk_window_get_window_type(toplevel) == GTK_WINDOW_POPUP,
-                gtk_widget_get_mapped(gbg_widget(toplevel)) != 0,
+                gtk_widget_get_mapped(gtkCast(toplevel)) != 0,
                 gtkIsInstance(
-                    gtk_bin_get_child(gbg_bin(toplevel)).map(UnsafeMutableRawPointer.init), ofType: gtk_menu_get_type())
+                    gtk_bin_get_child(gtkCast(toplevel)).map(UnsafeMutableRawPointer.init), ofType: gtk_menu_get_type())
             {
                 return true
             }

@@ -57,7 +57,7 @@ public enum BridgeWebsiteData {
         defer { for index in values.indices { g_value_unset(&values[index]) } }
         let object = g_object_new_with_properties(
             webkit_website_data_manager_get_type(), guint(properties.count), &names, &values)
-        return gbg_website_data_manager(object)
+        return gtkCast(object!)
     }
 }
 

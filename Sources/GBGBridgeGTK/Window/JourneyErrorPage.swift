@@ -20,7 +20,7 @@ final class JourneyErrorPage {
     /// Adds the page to `stack`, next to the web view (named "journey").
     init(in stack: UnsafeMutablePointer<GtkWidget>) {
         self.stack = stack
-        gtk_stack_add_named(gbg_stack(stack), view.widget, "error")
+        gtk_stack_add_named(gtkCast(stack), view.widget, "error")
         view.onRetry = { [unowned self] in retry() }
     }
 
@@ -35,7 +35,7 @@ final class JourneyErrorPage {
         } else {
             view.show(failure)
         }
-        gtk_stack_set_visible_child_name(gbg_stack(stack), "error")
+        gtk_stack_set_visible_child_name(gtkCast(stack), "error")
         if focusRetry { view.focusRetry() }
     }
 
@@ -44,13 +44,13 @@ final class JourneyErrorPage {
         guard shownFailure != nil else { return }
         shownFailure = nil
         view.setBusy(false)
-        gtk_stack_set_visible_child_name(gbg_stack(stack), "journey")
-        if let webView { gtk_widget_grab_focus(gbg_widget(webView)) }
+        gtk_stack_set_visible_child_name(gtkCast(stack), "journey")
+        if let webView { gtk_widget_grab_focus(gtkCast(webView)) }
     }
 
     /// Shows whichever of the two the window should show now.
     func showCurrentChild() {
-        gtk_stack_set_visible_child_name(gbg_stack(stack), shownFailure == nil ? "journey" : "error")
+        gtk_stack_set_visible_child_name(gtkCast(stack), shownFailure == nil ? "journey" : "error")
     }
 
     /// Loads the journey again; the error page stays, with a spinner, until a load succeeds.

@@ -37,40 +37,40 @@ final class JourneyErrorView {
         gtk_widget_set_size_request(column, 420, -1)
 
         icon = gtk_image_new_from_icon_name("network-error-symbolic", GTK_ICON_SIZE_DIALOG)
-        gtk_image_set_pixel_size(gbg_image(icon), 96)
+        gtk_image_set_pixel_size(gtkCast(icon), 96)
         gtk_style_context_add_class(gtk_widget_get_style_context(icon), "dim-label")
         gtk_widget_set_margin_bottom(icon, 12)
-        gtk_box_pack_start(gbg_box(column), icon, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(column), icon, 0, 0, 0)
 
         heading = Self.label(wrap: true)
-        gtk_label_set_justify(gbg_label(heading), GTK_JUSTIFY_CENTER)
-        gtk_box_pack_start(gbg_box(column), heading, 0, 0, 0)
+        gtk_label_set_justify(gtkCast(heading), GTK_JUSTIFY_CENTER)
+        gtk_box_pack_start(gtkCast(column), heading, 0, 0, 0)
 
         message = Self.label(wrap: true)
-        gtk_label_set_justify(gbg_label(message), GTK_JUSTIFY_CENTER)
-        gtk_label_set_max_width_chars(gbg_label(message), 60)
-        gtk_box_pack_start(gbg_box(column), message, 0, 0, 0)
+        gtk_label_set_justify(gtkCast(message), GTK_JUSTIFY_CENTER)
+        gtk_label_set_max_width_chars(gtkCast(message), 60)
+        gtk_box_pack_start(gtkCast(column), message, 0, 0, 0)
 
         address = Self.label(wrap: true)
-        gtk_label_set_selectable(gbg_label(address), 1)
-        gtk_label_set_line_wrap_mode(gbg_label(address), PANGO_WRAP_CHAR)
-        gtk_label_set_justify(gbg_label(address), GTK_JUSTIFY_CENTER)
-        gtk_label_set_max_width_chars(gbg_label(address), 60)
+        gtk_label_set_selectable(gtkCast(address), 1)
+        gtk_label_set_line_wrap_mode(gtkCast(address), PANGO_WRAP_CHAR)
+        gtk_label_set_justify(gtkCast(address), GTK_JUSTIFY_CENTER)
+        gtk_label_set_max_width_chars(gtkCast(address), 60)
         gtk_widget_set_can_focus(address, 0)
         gtk_style_context_add_class(gtk_widget_get_style_context(address), "dim-label")
-        gtk_box_pack_start(gbg_box(column), address, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(column), address, 0, 0, 0)
 
         problemsTitle = Self.label(wrap: false)
         let problemsHeading = markupEscaped(tr("Problems with the server's certificate"))
-        gtk_label_set_markup(gbg_label(problemsTitle), "<b>\(problemsHeading)</b>")
+        gtk_label_set_markup(gtkCast(problemsTitle), "<b>\(problemsHeading)</b>")
         gtk_widget_set_margin_top(problemsTitle, 6)
         gtk_widget_set_no_show_all(problemsTitle, 1)
-        gtk_box_pack_start(gbg_box(column), problemsTitle, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(column), problemsTitle, 0, 0, 0)
         problems = Self.label(wrap: true)
-        gtk_label_set_xalign(gbg_label(problems), 0)
+        gtk_label_set_xalign(gtkCast(problems), 0)
         gtk_widget_set_halign(problems, GTK_ALIGN_CENTER)
         gtk_widget_set_no_show_all(problems, 1)
-        gtk_box_pack_start(gbg_box(column), problems, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(column), problems, 0, 0, 0)
 
         buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
@@ -80,13 +80,13 @@ final class JourneyErrorView {
         gtk_style_context_add_class(gtk_widget_get_style_context(retryButton), "suggested-action")
         spinner = gtk_spinner_new()
         gtk_widget_set_no_show_all(spinner, 1)
-        gtk_box_pack_start(gbg_box(buttons), retryButton, 0, 0, 0)
-        gtk_box_pack_start(gbg_box(buttons), spinner, 0, 0, 0)
-        gtk_box_pack_start(gbg_box(column), buttons, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(buttons), retryButton, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(buttons), spinner, 0, 0, 0)
+        gtk_box_pack_start(gtkCast(column), buttons, 0, 0, 0)
 
         let scrolled = gtk_scrolled_window_new(nil, nil)!
-        gtk_scrolled_window_set_policy(gbg_scrolled_window(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(gbg_container(scrolled), column)
+        gtk_scrolled_window_set_policy(gtkCast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_container_add(gtkCast(scrolled), column)
         widget = scrolled
         gtk_widget_show_all(widget)
 
@@ -100,13 +100,13 @@ final class JourneyErrorView {
     func show(_ failure: JourneyLoadFailure) {
         setForPublic(false)
         let (iconName, title) = Self.presentation(of: failure.kind)
-        gtk_image_set_from_icon_name(gbg_image(icon), iconName, GTK_ICON_SIZE_DIALOG)
-        gtk_image_set_pixel_size(gbg_image(icon), 96)
-        gtk_label_set_markup(gbg_label(heading), "<span size='x-large' weight='bold'>\(markupEscaped(title))</span>")
-        gtk_label_set_text(gbg_label(message), Self.sentence(failure.message))
-        gtk_label_set_text(gbg_label(address), failure.url)
+        gtk_image_set_from_icon_name(gtkCast(icon), iconName, GTK_ICON_SIZE_DIALOG)
+        gtk_image_set_pixel_size(gtkCast(icon), 96)
+        gtk_label_set_markup(gtkCast(heading), "<span size='x-large' weight='bold'>\(markupEscaped(title))</span>")
+        gtk_label_set_text(gtkCast(message), Self.sentence(failure.message))
+        gtk_label_set_text(gtkCast(address), failure.url)
         if case .tls(let list) = failure.kind, !list.isEmpty {
-            gtk_label_set_text(gbg_label(problems), list.map { "•  " + $0 }.joined(separator: "\n"))
+            gtk_label_set_text(gtkCast(problems), list.map { "•  " + $0 }.joined(separator: "\n"))
             gtk_widget_show(problemsTitle)
             gtk_widget_show(problems)
         } else {
@@ -120,14 +120,14 @@ final class JourneyErrorView {
     /// staff. Nothing technical (address, error, certificate) and no button; the window retries by itself.
     func showForPublic() {
         setForPublic(true)
-        gtk_image_set_from_icon_name(gbg_image(icon), "dialog-information-symbolic", GTK_ICON_SIZE_DIALOG)
-        gtk_image_set_pixel_size(gbg_image(icon), 96)
+        gtk_image_set_from_icon_name(gtkCast(icon), "dialog-information-symbolic", GTK_ICON_SIZE_DIALOG)
+        gtk_image_set_pixel_size(gtkCast(icon), 96)
         let title = markupEscaped(tr("This service is not available right now."))
-        gtk_label_set_markup(gbg_label(heading), "<span size='xx-large' weight='bold'>\(title)</span>")
+        gtk_label_set_markup(gtkCast(heading), "<span size='xx-large' weight='bold'>\(title)</span>")
         let request = markupEscaped(tr("Please ask a member of staff."))
-        gtk_label_set_markup(gbg_label(message), "<span size='x-large'>\(request)</span>")
-        gtk_label_set_text(gbg_label(address), "")
-        gtk_label_set_text(gbg_label(problems), "")
+        gtk_label_set_markup(gtkCast(message), "<span size='x-large'>\(request)</span>")
+        gtk_label_set_text(gtkCast(address), "")
+        gtk_label_set_text(gtkCast(problems), "")
         setBusy(false)
     }
 
@@ -149,9 +149,9 @@ final class JourneyErrorView {
         gtk_widget_set_sensitive(retryButton, busy ? 0 : 1)
         if busy {
             gtk_widget_show(spinner)
-            gtk_spinner_start(gbg_spinner(spinner))
+            gtk_spinner_start(gtkCast(spinner))
         } else {
-            gtk_spinner_stop(gbg_spinner(spinner))
+            gtk_spinner_stop(gtkCast(spinner))
             gtk_widget_hide(spinner)
         }
     }
@@ -162,9 +162,9 @@ final class JourneyErrorView {
     }
 
     /// The heading text currently shown.
-    var headingText: String { gtk_label_get_text(gbg_label(heading)).map { String(cString: $0) } ?? "" }
+    var headingText: String { gtk_label_get_text(gtkCast(heading)).map { String(cString: $0) } ?? "" }
     /// The address currently shown.
-    var addressText: String { gtk_label_get_text(gbg_label(address)).map { String(cString: $0) } ?? "" }
+    var addressText: String { gtk_label_get_text(gtkCast(address)).map { String(cString: $0) } ?? "" }
     /// The retry button (for tests that press it).
     var retryButtonWidget: UnsafeMutablePointer<GtkWidget> { retryButton }
 
@@ -191,8 +191,8 @@ final class JourneyErrorView {
     private static func label(wrap: Bool) -> UnsafeMutablePointer<GtkWidget> {
         let label = gtk_label_new(nil)!
         if wrap {
-            gtk_label_set_line_wrap(gbg_label(label), 1)
-            gtk_label_set_max_width_chars(gbg_label(label), 60)
+            gtk_label_set_line_wrap(gtkCast(label), 1)
+            gtk_label_set_max_width_chars(gtkCast(label), 60)
         }
         return label
     }

@@ -30,7 +30,7 @@ enum KioskWipe {
                 { source, result, data in
                     let continuation = RetainedBox<CheckedContinuation<Void, Never>>.take(data)
                     var error: UnsafeMutablePointer<GError>?
-                    _ = webkit_website_data_manager_clear_finish(gbg_website_data_manager(source), result, &error)
+                    _ = webkit_website_data_manager_clear_finish(source.map { gtkCast($0) }, result, &error)
                     if let error { g_error_free(error) }
                     continuation.resume()
                 }, box)
@@ -48,7 +48,7 @@ enum KioskWipe {
                     let continuation = RetainedBox<CheckedContinuation<UInt32, Never>>.take(data)
                     var error: UnsafeMutablePointer<GError>?
                     let list = webkit_website_data_manager_fetch_finish(
-                        gbg_website_data_manager(source), result, &error)
+                        source.map { gtkCast($0) }, result, &error)
                     if let error { g_error_free(error) }
                     var types: UInt32 = 0
                     var node = list
@@ -84,7 +84,7 @@ enum KioskWipe {
                 let done = RetainedBox<@MainActor () -> Void>.take(data)
                 var error: UnsafeMutablePointer<GError>?
                 let value = webkit_web_view_call_async_javascript_function_finish(
-                    gbg_web_view(source), result, &error)
+                    source.map { gtkCast($0) }, result, &error)
                 if let value { g_object_unref(value) }
                 if let error { g_error_free(error) }
                 MainActor.assumeIsolated { done() }
