@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PipeWireCapture", targets: ["PipeWireCapture"]),
         .library(name: "GBGBridgeCapture", targets: ["GBGBridgeCapture"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
+        .library(name: "CardReaders", targets: ["CardReaders"]),
         .library(name: "EMRTD", targets: ["EMRTD"]),
         .library(name: "GBGBridgeNFC", targets: ["GBGBridgeNFC"]),
         .library(name: "MRZReader", targets: ["MRZReader"]),
@@ -101,6 +102,9 @@ let package = Package(
         // Smart-card readers through PC/SC (pcsc-lite), with no GUI.
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSCReader", dependencies: ["CPCSC"], swiftSettings: strict),
+        // Card readers beneath the capabilities that use them: which reader (`ReaderChoice`), readers
+        // coming and going (`ReaderMonitor`), one owner per reader (`CardReaderClaims`). No GUI.
+        .target(name: "CardReaders", dependencies: ["PCSCReader", "BlockingWork"], swiftSettings: strict),
 
         // Travel-document chips (ICAO Doc 9303): BAC, secure messaging, data groups, passive
         // authentication; cryptography from OpenSSL's libcrypto. No GUI, no PC/SC.
@@ -133,7 +137,7 @@ let package = Package(
         .target(
             name: "GBGBridgeNFC",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "PCSCReader",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "PCSCReader", "CardReaders",
                 "EMRTD", "COpenJPEG", "MRZReader", "BlockingWork", "VideoFrame",
             ],
             swiftSettings: strict
@@ -144,7 +148,7 @@ let package = Package(
             name: "gbgbridge-shell",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
-                "GBGBridgeCapture", "GBGBridgeNFC", "EMRTD", "BlockingWork",
+                "GBGBridgeCapture", "GBGBridgeNFC", "CardReaders", "EMRTD", "BlockingWork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -184,6 +188,7 @@ let package = Package(
         .testTarget(name: "GBGBridgeTests", dependencies: ["GBGBridge", "GBGBridgeTestSupport"]),
         .testTarget(name: "GBGBridgeLocalizationTests", dependencies: ["GBGBridgeLocalization"]),
         .testTarget(name: "BlockingWorkTests", dependencies: ["BlockingWork"]),
+        .testTarget(name: "CardReadersTests", dependencies: ["CardReaders"]),
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
             dependencies: [
@@ -238,7 +243,8 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [
-                "GBGBridgeNFC", "EMRTD", "PCSCReader", "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "CWebKitGTK",
+                "GBGBridgeNFC", "EMRTD", "PCSCReader", "CardReaders", "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture",
+                "CWebKitGTK",
                 "GBGBridgeTestSupport", "VideoFrame",
                 "GBGBridgeGTKTestSupport",
             ]

@@ -1,4 +1,5 @@
 import BlockingWork
+import CardReaders
 import EMRTD
 import FoundationEssentials
 import PCSCReader
@@ -60,6 +61,15 @@ final class ChipReadJob: Sendable {
     func run(
         _ request: Request, progress: @escaping @Sendable (NFCReadState) -> Void
     ) async -> Result<Success, Failure> {
+        // The reader is this capability's until the job ends (a read left behind in a stuck call does not keep
+        // it): no other capability talks to the card meanwhile.
+        let claim: CardReaderClaims.Claim
+        do {
+            claim = try CardReaderClaims.shared.claim(request.readerName, for: NFCReadCapability.action)
+        } catch {
+            return .failure(Failure(kind: .readerUnavailable, detail: error.description))
+        }
+        defer { claim.release() }
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Success, Failure>, Never>) in
             let once = ResumeOnce(continuation)

@@ -1,3 +1,4 @@
+import CardReaders
 import GBGBridge
 import GBGBridgeGTK
 

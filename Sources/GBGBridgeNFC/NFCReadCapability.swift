@@ -1,5 +1,6 @@
 import BlockingWork
 import CWebKitGTK
+import CardReaders
 import EMRTD
 import FoundationEssentials
 import GBGBridge
@@ -18,7 +19,7 @@ import PCSCReader
 @MainActor
 public final class NFCReadCapability {
     /// The action and capability id.
-    public static let action = "nfc.read"
+    nonisolated public static let action = "nfc.read"
     /// The version reported in `capability.query`.
     public static let version = "1.0"
 

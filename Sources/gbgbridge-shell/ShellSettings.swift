@@ -1,3 +1,4 @@
+import CardReaders
 import Crypto
 import EMRTD
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import CardReaders
 import EMRTD
 import GBGBridge
 import Testing

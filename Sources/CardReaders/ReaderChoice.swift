@@ -1,4 +1,4 @@
-/// Which PC/SC reader answers `nfc.read`.
+/// Which PC/SC reader a capability uses (`--nfc-reader` for `nfc.read`).
 public enum ReaderChoice: Sendable, Equatable, CustomStringConvertible {
     /// The first connected reader whose name suggests a contactless one, else the first reader.
     case automatic

@@ -7,10 +7,12 @@ import PCSCReader
 
 /// Watches PC/SC for readers coming and going, on a thread of its own, and reports the reader
 /// list (or that the PC/SC service is unreachable) whenever it changes.
-final class ReaderMonitor: Sendable {
+public final class ReaderMonitor: Sendable {
     /// What the monitor sees.
-    enum Observation: Sendable, Equatable {
+    public enum Observation: Sendable, Equatable {
+        /// The connected readers, by name.
         case readers([String])
+        /// The PC/SC service cannot be reached, and why.
         case serviceUnavailable(String)
     }
 
@@ -23,12 +25,12 @@ final class ReaderMonitor: Sendable {
     private let onChange: @Sendable (Observation) -> Void
 
     /// Starts watching; `onChange` runs on the monitor's thread, first with the current list.
-    init(onChange: @escaping @Sendable (Observation) -> Void) {
+    public init(onChange: @escaping @Sendable (Observation) -> Void) {
         self.onChange = onChange
     }
 
     /// The current observation, taken on the calling thread (blocking, but quick).
-    static func scan() -> Observation {
+    public static func scan() -> Observation {
         do {
             return .readers(try PCSCContext().readers())
         } catch {
@@ -37,12 +39,12 @@ final class ReaderMonitor: Sendable {
     }
 
     /// Starts the watching thread (a dedicated one: it waits in PC/SC for as long as it watches).
-    func start(initial: Observation) {
+    public func start(initial: Observation) {
         _ = DetachedThread.start { [self] in run(last: initial) }
     }
 
     /// Stops the thread (ends a wait in progress).
-    func stop() {
+    public func stop() {
         state.withLock { state in
             state.stopped = true
             state.context?.cancel()
@@ -83,7 +85,9 @@ final class ReaderMonitor: Sendable {
     }
 }
 
-func usleepMilliseconds(_ milliseconds: UInt32) {
+/// Sleeps the calling thread for `milliseconds` (a blocking wait, for threads of the blocking pool or
+/// the monitor's own).
+package func usleepMilliseconds(_ milliseconds: UInt32) {
     var request = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds % 1000) * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 { request = remaining }
