@@ -107,7 +107,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "EMRTD", dependencies: ["COpenSSL", "MRZReader"], swiftSettings: strict),
 
-        // Machine-readable zones read from OCR text: check digits, confirmed repairs, voting.
+        // Machine-readable zones: the one parser of zone text and its check digit (used by the chip
+        // stack too), and zones read from OCR text: confirmed repairs, voting.
         .target(name: "MRZReader", swiftSettings: strict),
 
         // Text recognition of machine-readable zones: Tesseract's C API with an OCR-B model built
@@ -227,7 +228,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "EMRTDTests", dependencies: ["EMRTD", "GBGBridgeTestSupport"]),
+        .testTarget(name: "EMRTDTests", dependencies: ["EMRTD", "MRZReader", "GBGBridgeTestSupport"]),
         .testTarget(name: "MRZReaderTests", dependencies: ["MRZReader"]),
         .testTarget(
             name: "OCREngineTests", dependencies: ["OCREngine", "CTesseract"], exclude: ["Fixtures"]),
