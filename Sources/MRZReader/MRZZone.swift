@@ -121,7 +121,8 @@ public struct MRZZone: Sendable, Equatable {
             var sum = MRZCheckDigit.Sum()
             var allFiller = true
             for (line, columns) in spec.covered {
-                for byte in grid[line][columns] {
+                for column in columns {
+                    let byte = grid[line][column]
                     sum.add(byte)
                     if byte != Ascii.filler { allFiller = false }
                 }
@@ -205,11 +206,14 @@ extension MRZFields {
         let layout = format.layout
         func text(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
         func withoutTrailingFiller(_ bytes: ArraySlice<UInt8>) -> String {
-            text(bytes.reversed().drop { $0 == Ascii.filler }.reversed())
+            var slice = bytes
+            while slice.last == Ascii.filler { slice.removeLast() }
+            return text(slice)
         }
         func withoutFiller(_ bytes: ArraySlice<UInt8>) -> String {
-            let start = bytes.firstIndex { $0 != Ascii.filler } ?? bytes.endIndex
-            return withoutTrailingFiller(bytes[start...])
+            var slice = bytes
+            while slice.first == Ascii.filler { slice.removeFirst() }
+            return withoutTrailingFiller(slice)
         }
         func span(_ field: MRZField) -> ArraySlice<UInt8> {
             guard let span = layout.first(where: { $0.field == field }) else { return [] }
