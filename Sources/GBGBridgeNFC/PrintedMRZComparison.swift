@@ -30,48 +30,21 @@ enum PrintedMRZComparison {
     }
 
     /// The fields that differ, in the order of the zone (wire names: `surname`, `givenNames`, ...).
+    /// Both zones go through ``MRZZone``; each field is compared as printed, filler and all, the
+    /// names as the surname and given names they give.
     static func differences(printed: [String], chip: [String]) -> [String] {
-        guard let format = format(of: printed), self.format(of: chip) == format else { return ["format"] }
+        guard let printed = try? MRZZone(lines: printed), let chip = try? MRZZone(lines: chip),
+            printed.format == chip.format
+        else { return ["format"] }
         var names: [String] = []
-        for span in format.layout where !span.field.rawValue.hasSuffix("CheckDigit") {
-            let a = Array(printed[span.line].utf8)[span.columns]
-            let b = Array(chip[span.line].utf8)[span.columns]
-            guard a != b else { continue }
+        for span in printed.format.layout where !span.field.rawValue.hasSuffix("CheckDigit") {
             if span.field == .names {
-                let (printedSurname, printedGiven) = splitNames(a)
-                let (chipSurname, chipGiven) = splitNames(b)
-                if printedSurname != chipSurname { names.append("surname") }
-                if printedGiven != chipGiven { names.append("givenNames") }
-            } else {
-                let name = span.field.rawValue
-                if !names.contains(name) { names.append(name) }
+                if printed.fields.primaryIdentifier != chip.fields.primaryIdentifier { names.append("surname") }
+                if printed.fields.secondaryIdentifier != chip.fields.secondaryIdentifier { names.append("givenNames") }
+            } else if printed.characters(of: span.field) != chip.characters(of: span.field) {
+                names.append(span.field.rawValue)
             }
         }
         return names
-    }
-
-    private static func format(of lines: [String]) -> MRZFormat? {
-        MRZFormat.allCases.first { format in
-            lines.count == format.lineCount && lines.allSatisfy { $0.utf8.count == format.lineLength }
-        }
-    }
-
-    /// The names field split at its first `<<` into surname and given names, each without its
-    /// filler (`<` inside a name stands for a space).
-    private static func splitNames(_ bytes: ArraySlice<UInt8>) -> ([UInt8], [UInt8]) {
-        let filler = UInt8(ascii: "<")
-        func trimmed(_ part: ArraySlice<UInt8>) -> [UInt8] {
-            var part = part
-            while part.last == filler { part.removeLast() }
-            return Array(part)
-        }
-        var index = bytes.startIndex
-        while index + 1 < bytes.endIndex {
-            if bytes[index] == filler && bytes[index + 1] == filler {
-                return (trimmed(bytes[..<index]), trimmed(bytes[(index + 2)...]))
-            }
-            index += 1
-        }
-        return (trimmed(bytes), [])
     }
 }

@@ -15,6 +15,9 @@ public enum MRZFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The fields no check digit covers, in zone order (see ``MRZField/isCheckDigitCovered``).
+    public var uncheckedFields: [MRZField] { layout.map(\.field).filter { !$0.isCheckDigitCovered } }
+
     /// Where each field sits, in line order. The long-number overflow of TD1 and TD2 lives in the
     /// optional data span; ``MRZReading/fields`` resolves it.
     public var layout: [MRZFieldSpan] {
@@ -132,22 +135,42 @@ public struct MRZPosition: Sendable, Hashable, Comparable, CustomStringConvertib
 }
 
 /// The check digit of ICAO Doc 9303-3, 4.9: weights 7, 3, 1; digits count as themselves, A-Z as
-/// 10-35 and `<` as 0; the sum modulo 10.
+/// 10-35 and `<` as 0; the sum modulo 10. The one routine for every check digit: the zone's
+/// (``MRZZone``, and so ``MRZText`` and a chip's DG1) and the chip access key's.
 public enum MRZCheckDigit {
     /// The check digit of `text`, or nil when it holds a character other than A-Z, 0-9 and `<`.
     public static func compute(_ text: String) -> Int? {
-        var sum = 0
-        for (index, byte) in text.utf8.enumerated() {
-            guard let value = value(of: byte) else { return nil }
-            sum += value * weights[index % 3]
+        var sum = Sum()
+        for byte in text.utf8 {
+            guard isZoneCharacter(byte) else { return nil }
+            sum.add(byte)
         }
-        return sum % 10
+        return sum.checkDigit
     }
-
-    static let weights = [7, 3, 1]
 
     /// Whether `byte` is a zone character: A-Z, 0-9 or `<`.
     public static func isZoneCharacter(_ byte: UInt8) -> Bool { value(of: byte) != nil }
+
+    /// A check digit worked out character by character, the weights cycling from the first.
+    struct Sum {
+        private var total = 0
+        private var count = 0
+
+        /// Adds the next character; a byte other than a zone character counts as `<`.
+        mutating func add(_ byte: UInt8) {
+            let weight =
+                switch count % 3 {
+                case 0: 7
+                case 1: 3
+                default: 1
+                }
+            total += (value(of: byte) ?? 0) * weight
+            count += 1
+        }
+
+        /// The check digit of the characters added so far.
+        var checkDigit: Int { total % 10 }
+    }
 
     /// The value of one MRZ character, or nil for any other byte.
     static func value(of byte: UInt8) -> Int? {

@@ -36,14 +36,7 @@ public struct MRZReading: Sendable, Equatable {
 
     /// The fields no check digit covers (read as printed): the document code, the country codes,
     /// sex and the names.
-    public var uncheckedFields: [MRZField] {
-        guard let format else { return [] }
-        var seen: [MRZField] = []
-        for span in format.layout where !span.field.isCheckDigitCovered && !seen.contains(span.field) {
-            seen.append(span.field)
-        }
-        return seen
-    }
+    public var uncheckedFields: [MRZField] { format?.uncheckedFields ?? [] }
 
     /// The repairs that changed the reading of a character (not line-length or filler fixes).
     public var substitutions: [MRZRepair] { repairs.filter { $0.basis == .checkDigits } }

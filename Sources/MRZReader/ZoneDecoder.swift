@@ -1,5 +1,6 @@
 /// Decodes one candidate zone whose lines already have the format's length: filler fixes,
-/// digit-only fields, the search for the one repair the check digits confirm, then the fields.
+/// digit-only fields, the search for the one repair the check digits confirm; the corrected lines'
+/// check digits and fields are then ``MRZZone``'s, the parser every zone goes through.
 struct ZoneDecoder {
     /// A decoded candidate.
     struct Outcome {
@@ -48,11 +49,12 @@ struct ZoneDecoder {
         if problems.isEmpty {
             search(&grid, &repairs, &problems)
         }
-        let asReadChecks = evaluate(asRead)
-        let checks = evaluate(grid).enumerated().map { index, check in
+        let asReadChecks = MRZZone.evaluate(format, asRead)
+        let zone = MRZZone(format: format, grid: grid)
+        let checks = zone.checks.enumerated().map { index, check in
             MRZCheck(
-                kind: check.kind, position: check.position, digit: Character(Unicode.Scalar(check.digit)),
-                computed: check.computed, holds: check.holds,
+                kind: check.kind, position: check.position, digit: check.digit, computed: check.computed,
+                holds: check.holds,
                 heldAsRead: index < asReadChecks.count && asReadChecks[index].kind == check.kind
                     && asReadChecks[index].holds)
         }
@@ -62,7 +64,7 @@ struct ZoneDecoder {
         problems += shapeProblems(grid)
         return Outcome(
             lines: grid, repairs: repairs.sorted { $0.position < $1.position }, checks: checks, problems: problems,
-            blindSpots: blindSpots(grid), fields: fields(grid), irregular: irregularFields(grid))
+            blindSpots: blindSpots(grid), fields: zone.fields, irregular: irregularFields(grid))
     }
 
     // MARK: Filler
@@ -199,7 +201,7 @@ struct ZoneDecoder {
     /// with one check digit per field (and the composite repeating the number's and the personal
     /// number's weights), a pair that holds is too often the wrong pair.
     private func search(_ grid: inout [[UInt8]], _ repairs: inout [MRZRepair], _ problems: inout [MRZProblem]) {
-        if allHold(grid) { return }
+        if MRZZone.allHold(format, grid) { return }
         var options: [Substitution] = []
         for span in layout where span.kind == .mixed {
             for column in span.columns {
@@ -213,7 +215,7 @@ struct ZoneDecoder {
         for option in options {
             let old = scratch[option.line][option.column]
             scratch[option.line][option.column] = option.byte
-            if allHold(scratch) { found.append(option) }
+            if MRZZone.allHold(format, scratch) { found.append(option) }
             scratch[option.line][option.column] = old
         }
         guard found.count == 1, let chosen = found.first else {
@@ -227,107 +229,6 @@ struct ZoneDecoder {
             .init(
                 position: .init(line: chosen.line, column: chosen.column), change: .replaced(old, chosen.byte),
                 basis: .checkDigits))
-    }
-
-    // MARK: Check digits
-
-    struct Evaluated {
-        let kind: MRZCheck.Kind
-        let position: MRZPosition
-        let digit: UInt8
-        let computed: Int
-        let holds: Bool
-    }
-
-    /// One check digit: the covered runs of characters, where the digit is, and whether `<` may
-    /// stand for it when everything covered is filler.
-    private struct Spec {
-        let kind: MRZCheck.Kind
-        let covered: [(line: Int, columns: Range<Int>)]
-        let digit: MRZPosition
-        var fillerWhenEmpty = false
-    }
-
-    private func specs(_ grid: [[UInt8]]) -> [Spec] {
-        switch format {
-        case .td3:
-            return [
-                Spec(kind: .documentNumber, covered: [(1, 0..<9)], digit: .init(line: 1, column: 9)),
-                Spec(kind: .dateOfBirth, covered: [(1, 13..<19)], digit: .init(line: 1, column: 19)),
-                Spec(kind: .dateOfExpiry, covered: [(1, 21..<27)], digit: .init(line: 1, column: 27)),
-                Spec(
-                    kind: .optionalData, covered: [(1, 28..<42)], digit: .init(line: 1, column: 42),
-                    fillerWhenEmpty: true),
-                Spec(
-                    kind: .composite, covered: [(1, 0..<10), (1, 13..<20), (1, 21..<43)],
-                    digit: .init(line: 1, column: 43)),
-            ]
-        case .td2:
-            return [
-                numberSpec(grid, line: 1, number: 0..<9, optional: 28..<35),
-                Spec(kind: .dateOfBirth, covered: [(1, 13..<19)], digit: .init(line: 1, column: 19)),
-                Spec(kind: .dateOfExpiry, covered: [(1, 21..<27)], digit: .init(line: 1, column: 27)),
-                Spec(
-                    kind: .composite, covered: [(1, 0..<10), (1, 13..<20), (1, 21..<35)],
-                    digit: .init(line: 1, column: 35)),
-            ]
-        case .td1:
-            return [
-                numberSpec(grid, line: 0, number: 5..<14, optional: 15..<30),
-                Spec(kind: .dateOfBirth, covered: [(1, 0..<6)], digit: .init(line: 1, column: 6)),
-                Spec(kind: .dateOfExpiry, covered: [(1, 8..<14)], digit: .init(line: 1, column: 14)),
-                Spec(
-                    kind: .composite, covered: [(0, 5..<30), (1, 0..<7), (1, 8..<15), (1, 18..<29)],
-                    digit: .init(line: 1, column: 29)),
-            ]
-        }
-    }
-
-    /// TD1/TD2 document number: nine characters and a check digit, or, when the check digit's
-    /// place holds `<` and the optional data does not start with one, a long number continuing in
-    /// the optional data up to its first `<`, the last of those characters its check digit.
-    private func numberSpec(_ grid: [[UInt8]], line: Int, number: Range<Int>, optional: Range<Int>) -> Spec {
-        let row = grid[line]
-        guard let overflow = Self.overflow(row, number: number, optional: optional) else {
-            return Spec(
-                kind: .documentNumber, covered: [(line, number)], digit: .init(line: line, column: number.upperBound))
-        }
-        return Spec(
-            kind: .documentNumber, covered: [(line, number), (line, optional.lowerBound..<(overflow.upperBound - 1))],
-            digit: .init(line: line, column: overflow.upperBound - 1))
-    }
-
-    /// The columns of a long number's continuation (its check digit last), if the line has one.
-    static func overflow(_ row: [UInt8], number: Range<Int>, optional: Range<Int>) -> Range<Int>? {
-        guard row[number.upperBound] == Ascii.filler, row[optional.lowerBound] != Ascii.filler else { return nil }
-        let end = optional.first { row[$0] == Ascii.filler } ?? optional.upperBound
-        return optional.lowerBound..<end
-    }
-
-    private func evaluate(_ grid: [[UInt8]]) -> [Evaluated] {
-        specs(grid).map { spec in
-            var sum = 0
-            var index = 0
-            var allFiller = true
-            for (line, columns) in spec.covered {
-                for column in columns {
-                    let byte = grid[line][column]
-                    if byte != Ascii.filler { allFiller = false }
-                    sum += (MRZCheckDigit.value(of: byte) ?? 0) * MRZCheckDigit.weights[index % 3]
-                    index += 1
-                }
-            }
-            let computed = sum % 10
-            let digit = grid[spec.digit.line][spec.digit.column]
-            let holds =
-                (Ascii.isDigit(digit) && Int(digit - Ascii.zero) == computed)
-                || (spec.fillerWhenEmpty && digit == Ascii.filler && allFiller)
-            return Evaluated(kind: spec.kind, position: spec.digit, digit: digit, computed: computed, holds: holds)
-        }
-    }
-
-    private func allHold(_ grid: [[UInt8]]) -> Bool {
-        evaluate(grid).allSatisfy(\.holds)
     }
 
     // MARK: Fields
@@ -424,43 +325,6 @@ struct ZoneDecoder {
             }
         }
         return positions
-    }
-
-    private func fields(_ grid: [[UInt8]]) -> MRZFields {
-        func text(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
-        func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
-            var slice = bytes
-            while slice.last == Ascii.filler { slice.removeLast() }
-            while slice.first == Ascii.filler { slice.removeFirst() }
-            return text(slice)
-        }
-        func span(_ field: MRZField) -> ArraySlice<UInt8> {
-            guard let span = layout.first(where: { $0.field == field }) else { return [] }
-            return grid[span.line][span.columns]
-        }
-        var number = trimmed(span(.documentNumber))
-        var optional = span(.optionalData)
-        if format != .td3, let numberSpan = layout.first(where: { $0.field == .documentNumber }),
-            let optionalSpan = layout.first(where: { $0.field == .optionalData }),
-            let overflow = Self.overflow(
-                grid[numberSpan.line], number: numberSpan.columns, optional: optionalSpan.columns)
-        {
-            number = text(grid[numberSpan.line][numberSpan.columns]) + text(grid[numberSpan.line][overflow].dropLast())
-            optional = grid[optionalSpan.line][overflow.upperBound..<optionalSpan.columns.upperBound]
-        }
-        let names = span(.names)
-        let start = Self.nameFillerStart(names)
-        let meaningful = names[names.startIndex..<start]
-        let parts = text(meaningful).split(separator: "<<", maxSplits: 1, omittingEmptySubsequences: false)
-        func words(_ part: Substring?) -> String {
-            (part ?? "").split(separator: "<").joined(separator: " ")
-        }
-        return MRZFields(
-            documentCode: trimmed(span(.documentCode)), issuingState: trimmed(span(.issuingState)),
-            documentNumber: number, optionalData: trimmed(optional), optionalData2: trimmed(span(.optionalData2)),
-            dateOfBirth: text(span(.dateOfBirth)), sex: text(span(.sex)), dateOfExpiry: text(span(.dateOfExpiry)),
-            nationality: trimmed(span(.nationality)), primaryIdentifier: words(parts.first),
-            secondaryIdentifier: parts.count > 1 ? words(parts[1]) : "")
     }
 }
 

@@ -1,3 +1,4 @@
+import MRZReader
 import Testing
 
 @testable import EMRTD
@@ -21,11 +22,11 @@ struct ICAOWorkedExampleTests {
         #expect(try KeyDerivation.tripleDESKey(seed: seed, counter: 2).hexString == "7962D9ECE03D1ACD4C76089DCE131543")
     }
 
-    @Test("the check digits of the document number, birth date and expiry date")
+    @Test("the check digits of the document number, birth date and expiry date (MRZReader's one routine)")
     func checkDigits() {
-        #expect(MRZKey.checkDigit("L898902C<") == 3)
-        #expect(MRZKey.checkDigit("690806") == 1)
-        #expect(MRZKey.checkDigit("940623") == 6)
+        #expect(MRZCheckDigit.compute("L898902C<") == 3)
+        #expect(MRZCheckDigit.compute("690806") == 1)
+        #expect(MRZCheckDigit.compute("940623") == 6)
     }
 
     @Test("Basic Access Control, then SELECT and READ BINARY under secure messaging, byte for byte")

@@ -1,3 +1,4 @@
+import MRZReader
 import Testing
 
 @testable import EMRTD
@@ -40,6 +41,62 @@ struct MRZTests {
     func wrongLengthAndCharacters() {
         #expect(throws: (any Error).self) { try MRZ("P<UTO") }
         #expect(throws: (any Error).self) { try MRZ(String(repeating: "a!", count: 44)) }
+    }
+
+    @Test("DG1's zone goes through MRZReader's parser: the same fields as the OCR reader gives for the same text")
+    func oneParserWithTheOCRReader() throws {
+        let lines = [
+            ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"],
+            ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"],
+            ["I<UTOD23145890<7349<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"],
+        ]
+        for zone in lines {
+            let text = Array(zone.joined().utf8)
+            let dg1 = [0x61, UInt8(text.count + 3), 0x5F, 0x1F, UInt8(text.count)] + text
+            let mrz = try ChipContents(files: [.dg1: dg1], accessControl: nil, commandCount: 0, timings: []).mrz()
+            #expect(mrz.zone == (try MRZZone(lines: zone)))
+            let reading = MRZText.read(lines: zone)
+            #expect(reading.isValid && reading.fields == mrz.zone.fields && reading.checks == mrz.zone.checks)
+            #expect(mrz.documentNumber == reading.fields?.documentNumber)
+            #expect(mrz.surname == reading.fields?.primaryIdentifier)
+            #expect(mrz.givenNames == reading.fields?.secondaryIdentifier)
+            #expect(mrz.checkDigitsValid)
+            let key = try mrz.accessKey()
+            #expect(key.documentNumber.hasPrefix(mrz.documentNumber))
+        }
+    }
+
+    @Test("a forged check digit is refused by the chip's parse and by the OCR reader alike")
+    func forgedCheckDigitRefusedByBoth() throws {
+        // The document number's last character changed from 3 to 4, its check digit (6) kept.
+        let forged = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C46UTO7408122F1204159ZE184226B<<<<<10"]
+        let mrz = try MRZ(forged.joined(separator: "\n"))
+        #expect(!mrz.checkDigitsValid)
+        #expect(mrz.zone.checks.filter { !$0.holds }.map(\.kind) == [.documentNumber, .composite])
+        let reading = MRZText.read(lines: forged)
+        #expect(!reading.isValid)
+        #expect(reading.checks.map(\.holds) == mrz.zone.checks.map(\.holds))
+    }
+
+    @Test("a TD2 document number longer than 9 characters is read whole, its check digit in the optional data")
+    func longTD2Number() throws {
+        let mrz = try MRZ("I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\nD23145890<UTO7408122F12041597349<<<2")
+        #expect(mrz.checkDigitsValid)
+        #expect(mrz.documentNumber == "D23145890734")
+        #expect(mrz.optionalData == "")
+        #expect(try mrz.accessKey().keySeedInput == "D23145890734974081221204159")
+    }
+
+    @Test("an MRZ's errors are the parser's, named as the chip file's")
+    func parserErrors() {
+        #expect(
+            throws: ChipError.malformed(file: "MRZ", reason: "5 characters; expected 88 (TD3), 72 (TD2) or 90 (TD1)")
+        ) {
+            try MRZ("P<UTO")
+        }
+        #expect(throws: ChipError.malformed(file: "MRZ", reason: "characters other than A-Z, 0-9 and '<'")) {
+            try MRZ("P<UTO!")
+        }
     }
 
     @Test("an access key needs a document number and valid dates; the number is upper-cased and padded")

@@ -76,3 +76,25 @@ struct PrintedMRZTests {
                 == .object(["compared": false]))
     }
 }
+
+@Suite("The printed zone against the chip's, through the one zone parser")
+struct PrintedMRZParserTests {
+    @Test("a long TD1 number that differs past its 9th character is named in the optional data, where it is printed")
+    func longNumberDifference() {
+        let printed = [
+            "I<UTOD23145890<7349<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ]
+        let chip = ["I<UTOD23145890<7357<<<<<<<<<<<", printed[1], printed[2]]
+        #expect(PrintedMRZComparison.differences(printed: printed, chip: chip) == ["optionalData"])
+        #expect(PrintedMRZComparison.differences(printed: printed, chip: printed) == [])
+    }
+
+    @Test("lines that are no zone to the parser are of no format")
+    func notAZone() {
+        #expect(
+            PrintedMRZComparison.differences(printed: specimen.map { $0.lowercased() }, chip: specimen) == ["format"])
+        #expect(
+            PrintedMRZComparison.differences(printed: specimen, chip: [specimen[0], String(specimen[1].dropLast())])
+                == ["format"])
+    }
+}

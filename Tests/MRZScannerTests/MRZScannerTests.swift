@@ -1,5 +1,4 @@
 import CTesseract
-import GBGBridge
 import Glibc
 import MRZReader
 import OCREngine
@@ -91,8 +90,6 @@ struct MRZScannerTests {
             let scan = scanner.scan(try photo(with: zone, degrees: degrees))
             #expect(scan.reading.isValid && scan.isConfirmed, "\(degrees)°: \(scan.reading.problems)")
             #expect(scan.reading.lines == specimen)
-            guard case .object(let members) = scan.bridgeValue(source: "photo") else { continue }
-            #expect(members["status"] == .string("read"))
         }
     }
 
@@ -129,54 +126,6 @@ struct MRZScannerTests {
         }
         let scan = try MRZScanner(modelPath: modelPath).scan(try photo(with: zone))
         #expect(!(scan.reading.isValid && scan.isConfirmed))
-        let value = scan.bridgeValue(source: "photo")
-        guard case .object(let members) = value else {
-            Issue.record("not an object")
-            return
-        }
-        #expect(members["status"] != .string("read"))
-        #expect(members["lines"] == nil && members["fields"] == nil && members["text"] == nil)
-    }
-
-    @Test("the answer's mrz member: fields for a valid zone, nothing of an invalid one")
-    func bridgeValues() throws {
-        let read = MRZText.read(lines: specimen).bridgeValue(source: "preview")
-        guard case .object(let members) = read, case .object(let fields)? = members["fields"] else {
-            Issue.record("no fields")
-            return
-        }
-        #expect(members["status"] == .string("read"))
-        #expect(members["format"] == .string("TD3"))
-        #expect(members["source"] == .string("preview"))
-        #expect(members["text"] == .string(specimen.joined(separator: "\n")))
-        #expect(fields["documentNumber"] == .string("L898902C3"))
-        #expect(fields["surname"] == .string("ERIKSSON"))
-        #expect(fields["givenNames"] == .string("ANNA MARIA"))
-        #expect(fields["dateOfBirth"] == .string("740812"))
-        let unchecked = ["documentCode", "issuingState", "surname", "givenNames", "sex", "nationality"]
-        guard case .array(let listed)? = members["uncheckedFields"] else {
-            Issue.record("no uncheckedFields")
-            return
-        }
-        #expect(Set(listed) == Set(unchecked.map(JSONValue.string)))
-        #expect(members["irregularFields"] == .array([]))
-        let unlisted = [
-            "P<SI<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<<<<<<<<<", "C01X00T478BDR8308126M3104150<<<<<<<<<<<<<<<4",
-        ]
-        guard case .object(let irregular) = MRZText.read(lines: unlisted).bridgeValue(source: "photo") else {
-            Issue.record("not an object")
-            return
-        }
-        #expect(irregular["status"] == .string("read"))
-        #expect(irregular["irregularFields"] == .array([.string("issuingState"), .string("nationality")]))
-        let broken = [specimen[0], "L898902C36UTO7408132F1204159ZE184226B<<<<<10"]
-        guard case .object(let unverified) = MRZText.read(lines: broken).bridgeValue(source: "photo") else {
-            Issue.record("not an object")
-            return
-        }
-        #expect(unverified["status"] == .string("unverified"))
-        #expect(Set(unverified.keys) == ["status", "problem"])
-        #expect(MRZText.read(lines: ["hello"]).bridgeValue(source: "photo") == .object(["status": .string("notFound")]))
     }
 
     @Test("one crop alone confirms a still only when its check digits held as read and no character was weak")

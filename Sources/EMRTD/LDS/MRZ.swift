@@ -1,118 +1,50 @@
-/// A machine-readable zone (ICAO Doc 9303-3/4/5/6: TD1 ID cards, TD2, TD3 passports) split into fields.
+import MRZReader
+
+/// A chip's machine-readable zone (DG1; ICAO Doc 9303-3/4/5/6: TD1 ID cards, TD2, TD3 passports),
+/// in the names the chip's answers use. The zone is parsed by MRZReader's ``MRZZone``, the same
+/// parser the zone read from a photo goes through.
 public struct MRZ: Sendable, Equatable {
-    /// The MRZ as on the document, lines joined with `\n`.
-    public let text: String
-    /// `P`, `I`, `A`, `C`, `V` ... followed by the second character as printed (`<` dropped).
-    public let documentCode: String
-    public let issuingState: String
-    public let documentNumber: String
-    public let surname: String
-    public let givenNames: String
-    public let nationality: String
-    /// YYMMDD.
-    public let dateOfBirth: String
-    /// `M`, `F` or `X` (`<` on the document).
-    public let sex: String
-    /// YYMMDD.
-    public let dateOfExpiry: String
-    /// The optional data field(s), `<` trimmed.
-    public let optionalData: String
-    /// Whether every check digit present matches.
-    public let checkDigitsValid: Bool
+    /// The parsed zone: format, lines, fields and every check digit.
+    public let zone: MRZZone
 
     /// Parses a TD1 (3 x 30), TD2 (2 x 36) or TD3 (2 x 44) MRZ; line breaks and spaces are ignored.
     public init(_ raw: String) throws(ChipError) {
-        let compact = raw.uppercased().filter { !$0.isWhitespace }
-        guard compact.allSatisfy(MRZKey.isMRZCharacter) else {
-            throw ChipError.malformed(file: "MRZ", reason: "characters other than A-Z, 0-9 and '<'")
+        do throws(MRZZone.ParseError) {
+            zone = try MRZZone(raw)
+        } catch {
+            throw ChipError.malformed(file: "MRZ", reason: error.description)
         }
-        let chars = Array(compact)
-        func field(_ range: Range<Int>) -> String { String(chars[range]) }
-        func trimmed(_ range: Range<Int>) -> String {
-            var text = field(range)
-            while text.hasSuffix("<") { text.removeLast() }
-            return text
-        }
-        func check(_ range: Range<Int>, _ digit: Int) -> Bool {
-            chars[digit].wholeNumberValue == MRZKey.checkDigit(field(range))
-        }
-        var checks: [Bool] = []
-        let nameRange: Range<Int>
-        switch chars.count {
-        case 88, 72:
-            let width = chars.count / 2
-            text = field(0..<width) + "\n" + field(width..<chars.count)
-            let line2 = width
-            documentNumber = trimmed(line2..<(line2 + 9))
-            nationality = trimmed((line2 + 10)..<(line2 + 13))
-            dateOfBirth = field((line2 + 13)..<(line2 + 19))
-            sex = field((line2 + 20)..<(line2 + 21))
-            dateOfExpiry = field((line2 + 21)..<(line2 + 27))
-            checks += [
-                check(line2..<(line2 + 9), line2 + 9), check((line2 + 13)..<(line2 + 19), line2 + 19),
-                check((line2 + 21)..<(line2 + 27), line2 + 27),
-            ]
-            if width == 44 {
-                optionalData = trimmed((line2 + 28)..<(line2 + 42))
-                if chars[line2 + 42] != "<" || !optionalData.isEmpty {
-                    checks.append(check((line2 + 28)..<(line2 + 42), line2 + 42))
-                }
-                let composite =
-                    field(line2..<(line2 + 10)) + field((line2 + 13)..<(line2 + 20))
-                    + field((line2 + 21)..<(line2 + 43))
-                checks.append(chars[line2 + 43].wholeNumberValue == MRZKey.checkDigit(composite))
-            } else {
-                optionalData = trimmed((line2 + 28)..<(line2 + 35))
-                let composite =
-                    field(line2..<(line2 + 10)) + field((line2 + 13)..<(line2 + 20))
-                    + field((line2 + 21)..<(line2 + 35))
-                checks.append(chars[line2 + 35].wholeNumberValue == MRZKey.checkDigit(composite))
-            }
-            nameRange = 5..<width
-        case 90:
-            text = field(0..<30) + "\n" + field(30..<60) + "\n" + field(60..<90)
-            var number = trimmed(5..<14)
-            var optional = trimmed(15..<30)
-            if chars[14] == "<", !optional.isEmpty {
-                // A number longer than 9 characters continues in the optional data, its check digit last.
-                let overflow = Array(optional.prefix { $0 != "<" })
-                number += String(overflow.dropLast())
-                checks.append(overflow.last?.wholeNumberValue == MRZKey.checkDigit(number))
-                optional = String(optional.dropFirst(overflow.count))
-                while optional.hasPrefix("<") { optional.removeFirst() }
-            } else {
-                checks.append(check(5..<14, 14))
-            }
-            documentNumber = number
-            dateOfBirth = field(30..<36)
-            sex = field(37..<38)
-            dateOfExpiry = field(38..<44)
-            nationality = trimmed(45..<48)
-            let secondOptional = trimmed(48..<59)
-            optionalData = [optional, secondOptional].filter { !$0.isEmpty }.joined(separator: " ")
-            checks += [check(30..<36, 36), check(38..<44, 44)]
-            let composite = field(5..<30) + field(30..<37) + field(38..<45) + field(48..<59)
-            checks.append(chars[59].wholeNumberValue == MRZKey.checkDigit(composite))
-            nameRange = 60..<90
-        default:
-            throw ChipError.malformed(
-                file: "MRZ", reason: "\(chars.count) characters; expected 88 (TD3), 72 (TD2) or 90 (TD1)")
-        }
-        documentCode = trimmed(0..<2)
-        issuingState = trimmed(2..<5)
-        let name = field(nameRange)
-        let parts = name.split(separator: "<<", maxSplits: 1, omittingEmptySubsequences: false)
-        surname = Self.words(String(parts.first ?? ""))
-        givenNames = parts.count > 1 ? Self.words(String(parts[1])) : ""
-        checkDigitsValid = checks.allSatisfy { $0 }
     }
+
+    /// The MRZ as on the document, lines joined with `\n`.
+    public var text: String { zone.text }
+    /// `P`, `I`, `A`, `C`, `V` ... followed by the second character as printed (`<` dropped).
+    public var documentCode: String { zone.fields.documentCode }
+    /// The issuing state or organisation.
+    public var issuingState: String { zone.fields.issuingState }
+    /// The document number, with a long TD1 or TD2 number's continuation joined on.
+    public var documentNumber: String { zone.fields.documentNumber }
+    /// The primary identifier, components separated by a space.
+    public var surname: String { zone.fields.primaryIdentifier }
+    /// The secondary identifier, components separated by a space.
+    public var givenNames: String { zone.fields.secondaryIdentifier }
+    /// The nationality.
+    public var nationality: String { zone.fields.nationality }
+    /// YYMMDD.
+    public var dateOfBirth: String { zone.fields.dateOfBirth }
+    /// `M`, `F` or `X` (`<` on the document).
+    public var sex: String { zone.fields.sex }
+    /// YYMMDD.
+    public var dateOfExpiry: String { zone.fields.dateOfExpiry }
+    /// The optional data field(s), `<` trimmed; TD1's two fields joined by a space.
+    public var optionalData: String {
+        [zone.fields.optionalData, zone.fields.optionalData2].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+    /// Whether every check digit present matches.
+    public var checkDigitsValid: Bool { zone.checkDigitsHold }
 
     /// The BAC key this MRZ gives.
     public func accessKey() throws(ChipError) -> MRZKey {
         try MRZKey(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry)
-    }
-
-    private static func words(_ field: String) -> String {
-        field.split(separator: "<").joined(separator: " ")
     }
 }

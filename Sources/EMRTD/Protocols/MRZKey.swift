@@ -13,7 +13,7 @@ public struct MRZKey: Sendable, Equatable {
     /// Checks and normalises the three fields (upper case, spaces and dashes dropped).
     public init(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(ChipError) {
         let number = documentNumber.uppercased().filter { $0 != " " && $0 != "-" }
-        guard !number.isEmpty, number.count <= 22, number.allSatisfy(MRZKey.isMRZCharacter) else {
+        guard !number.isEmpty, number.count <= 22, MRZCheckDigit.compute(number) != nil else {
             throw ChipError.invalidKey("the document number must be 1 to 22 letters, digits or '<'")
         }
         for (name, date) in [("date of birth", dateOfBirth), ("date of expiry", dateOfExpiry)] {
@@ -29,8 +29,8 @@ public struct MRZKey: Sendable, Equatable {
     /// A document number longer than 9 characters keeps all its characters (9303-11: the check
     /// digit is over the whole number).
     public var keySeedInput: String {
-        documentNumber + String(Self.checkDigit(documentNumber)) + dateOfBirth + String(Self.checkDigit(dateOfBirth))
-            + dateOfExpiry + String(Self.checkDigit(dateOfExpiry))
+        // The initialiser admits only zone characters, so every check digit exists.
+        [documentNumber, dateOfBirth, dateOfExpiry].map { $0 + String(MRZCheckDigit.compute($0) ?? 0) }.joined()
     }
 
     /// K_seed: the first 16 bytes of SHA-1 of ``keySeedInput``.
@@ -38,19 +38,12 @@ public struct MRZKey: Sendable, Equatable {
         Array(try ChipCrypto.digest(Array(keySeedInput.utf8), algorithm: .sha1).prefix(16))
     }
 
-    /// The 9303 check digit (``MRZCheckDigit``, the one the zone reader uses too); -1, which matches no
-    /// digit, for text with a character other than A-Z, 0-9 and `<`.
-    public static func checkDigit(_ text: String) -> Int {
-        MRZCheckDigit.compute(text) ?? -1
-    }
-
-    static func isMRZCharacter(_ character: Character) -> Bool {
-        character.utf8.count == 1 && MRZCheckDigit.isZoneCharacter(character.utf8.first!)
-    }
-
+    /// Whether `text` is YYMMDD: six ASCII digits, month 1 to 12, day 1 to 31.
     static func isDate(_ text: String) -> Bool {
-        let digits = text.compactMap { $0.wholeNumberValue }
-        guard text.count == 6, digits.count == 6 else { return false }
+        let digits = text.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.map {
+            Int($0 - UInt8(ascii: "0"))
+        }
+        guard text.utf8.count == 6, digits.count == 6 else { return false }
         let month = digits[2] * 10 + digits[3]
         let day = digits[4] * 10 + digits[5]
         return (1...12).contains(month) && (1...31).contains(day)

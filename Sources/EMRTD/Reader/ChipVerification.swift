@@ -85,31 +85,12 @@ extension PassportReader {
     /// and either form counts.
     static func accessKeyMismatch(_ key: AccessKey?, mrz: MRZ) -> String? {
         guard case .mrz(let key) = key else { return nil }
-        let characters = Array(mrz.text.filter { $0 != "\n" })
-        let numberStart: Int
-        let birthStart: Int
-        let expiryStart: Int
-        let optionalData: Range<Int>?
-        switch characters.count {
-        case 90: (numberStart, birthStart, expiryStart, optionalData) = (5, 30, 38, 15..<30)
-        case 72: (numberStart, birthStart, expiryStart, optionalData) = (36, 49, 57, 64..<71)
-        case 88: (numberStart, birthStart, expiryStart, optionalData) = (44, 57, 65, nil)
-        default: return "DG1 holds no zone with the key's fields"
-        }
-        let numberField = String(characters[numberStart..<(numberStart + 9)])
-        var numbers = [numberField]
-        if let optionalData, characters[numberStart + 9] == "<" {
-            let overflow = characters[optionalData].prefix { $0 != "<" }
-            if overflow.count >= 2 {
-                numbers.append(String(numberField.prefix { $0 != "<" }) + String(overflow.dropLast()))
-            }
-        }
+        var numbers = [mrz.zone.characters(of: .documentNumber)]
+        if mrz.documentNumber.count > numbers[0].count { numbers.append(mrz.documentNumber) }
         var differing: [String] = []
         if !numbers.contains(key.documentNumber) { differing.append("document number") }
-        if String(characters[birthStart..<(birthStart + 6)]) != key.dateOfBirth { differing.append("date of birth") }
-        if String(characters[expiryStart..<(expiryStart + 6)]) != key.dateOfExpiry {
-            differing.append("date of expiry")
-        }
+        if mrz.dateOfBirth != key.dateOfBirth { differing.append("date of birth") }
+        if mrz.dateOfExpiry != key.dateOfExpiry { differing.append("date of expiry") }
         guard let last = differing.last else { return nil }
         let named = differing.count == 1 ? last : differing.dropLast().joined(separator: ", ") + " and " + last
         return "the \(named) of the key differ\(differing.count == 1 ? "s" : "") from DG1's"

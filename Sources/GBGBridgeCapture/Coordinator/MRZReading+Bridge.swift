@@ -1,5 +1,6 @@
 import GBGBridge
 import MRZReader
+import MRZScanner
 
 extension MRZReading {
     /// What a document capture's answer says about the machine-readable zone (its `mrz` member).
