@@ -66,7 +66,8 @@ for mode in [PassportReader.ReadSize.automatic, .shortOnly] {
         connection.disconnect()
         totals.append(milliseconds(clock.now - started))
         let verifyStep = "verification (passive authentication \(chip.passiveAuthentication.status.rawValue))"
-        for (step, duration) in contents.timings + [(verifyStep, chip.verifyDuration)] {
+        let named = contents.timings.map { ($0.step.description, $0.duration) }
+        for (step, duration) in named + [(verifyStep, chip.verifyDuration)] {
             if steps[step] == nil { order.append(step) }
             steps[step, default: []].append(milliseconds(duration))
         }

@@ -56,7 +56,7 @@ public final class NFCReadCapability {
     public struct ReadReport: Sendable {
         public let readerName: String
         public let commandCount: Int
-        public let timings: [(String, Duration)]
+        public let timings: [StepTiming]
         public let passiveAuthentication: PassiveAuthentication.Status
         public let chipAuthentication: ChipAuthenticity.Status
         public let activeAuthentication: ChipAuthenticity.Status
@@ -255,7 +255,7 @@ public final class NFCReadCapability {
                 onRead?(
                     ReadReport(
                         readerName: readerName, commandCount: success.chip.contents.commandCount,
-                        timings: success.chip.contents.timings + [("verify", success.verifyDuration)],
+                        timings: success.chip.contents.timings + [StepTiming(.verification, success.verifyDuration)],
                         passiveAuthentication: success.chip.passiveAuthentication.status,
                         chipAuthentication: success.chip.chipAuthentication.status,
                         activeAuthentication: success.chip.activeAuthentication.status,

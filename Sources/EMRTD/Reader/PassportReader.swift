@@ -102,18 +102,18 @@ public final class PassportReader {
             if isCancelled?() == true { throw ChipError.cancelled }
         }
         let clock = ContinuousClock()
-        var timings: [(String, Duration)] = []
+        var timings: [StepTiming] = []
         var started = clock.now
-        func lap(_ step: String) {
+        func lap(_ step: ReadStep) {
             let now = clock.now
-            timings.append((step, now - started))
+            timings.append(StepTiming(step, now - started))
             started = now
         }
         onProgress?(.authenticating)
         paceOptions = try readCardAccess()
-        lap("CardAccess")
+        lap(.cardAccess)
         try openChip()
-        lap(accessControlUsed.rawValue)
+        lap(.accessControl(accessControlUsed))
         var contents: [LDSFile: [UInt8]] = [:]
         var plan = files
         let unchecked = ChipAuthenticity(status: .notChecked, reason: "EF.COM was not read")
@@ -130,7 +130,7 @@ public final class PassportReader {
             } else {
                 contents[file] = try readMandatoryFile(file, index: index, count: plan.count)
             }
-            lap(file.rawValue)
+            lap(.file(file))
             if file == .common, let common = contents[.common] {
                 plan = Self.plan(files, listedIn: common, checksAuthenticity: checksAuthenticity)
                 index = plan.firstIndex(of: .common) ?? index
@@ -147,7 +147,7 @@ public final class PassportReader {
                     chipAuthentication = offer
                     if let securityOptions {
                         chipAuthentication = try authenticateChip(securityOptions.chipAuthentication)
-                        lap("ChipAuthentication")
+                        lap(.chipAuthentication)
                     }
                 }
             }
@@ -156,7 +156,7 @@ public final class PassportReader {
         if plan.contains(.dg15), checksAuthenticity {
             activeAuthentication = try authenticateActively(
                 contents[.dg15], digest: securityOptions?.activeAuthenticationDigest)
-            lap("ActiveAuthentication")
+            lap(.activeAuthentication)
         }
         try Self.checkNothingSignedWasWithheld(withheld, securityObject: contents[.securityObject])
         if let cardSecurity { contents[.cardSecurity] = cardSecurity }
@@ -432,10 +432,10 @@ public struct ChipContents: Sendable {
     public let accessControl: ChipAccessControl?
     /// APDUs exchanged.
     public let commandCount: Int
-    /// How long each step took: `CardAccess` (reading it), `PACE` or `BAC` (with selecting the
-    /// application), then each file by name, with `ChipAuthentication` after DG14 and
-    /// `ActiveAuthentication` last when they ran.
-    public let timings: [(String, Duration)]
+    /// How long each step took, in order: EF.CardAccess, opening the chip (PACE or BAC, with
+    /// selecting the application), then each file, with Chip Authentication after DG14 and Active
+    /// Authentication last when they ran.
+    public let timings: [StepTiming]
     /// Chip Authentication's verdict (DG14).
     public let chipAuthentication: ChipAuthenticity
     /// Active Authentication's verdict (DG15).
@@ -444,7 +444,7 @@ public struct ChipContents: Sendable {
     public let authenticityChecked: Bool
 
     init(
-        files: [LDSFile: [UInt8]], accessControl: ChipAccessControl?, commandCount: Int, timings: [(String, Duration)],
+        files: [LDSFile: [UInt8]], accessControl: ChipAccessControl?, commandCount: Int, timings: [StepTiming],
         chipAuthentication: ChipAuthenticity = .absent, activeAuthentication: ChipAuthenticity = .absent,
         authenticityChecked: Bool = true
     ) {
