@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "V4L2Capture", targets: ["V4L2Capture"]),
         .library(name: "PipeWireCapture", targets: ["PipeWireCapture"]),
         .library(name: "GBGBridgeCapture", targets: ["GBGBridgeCapture"]),
+        .library(name: "Cameras", targets: ["Cameras"]),
         .library(name: "PCSCReader", targets: ["PCSCReader"]),
         .library(name: "CardReaders", targets: ["CardReaders"]),
         .library(name: "EMRTD", targets: ["EMRTD"]),
@@ -88,9 +89,16 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),
+        // The camera service beneath the capabilities that use a camera: frame sources (V4L2, PipeWire,
+        // synthetic), the camera choice and remembered preference, diagnosis, names. No GUI.
+        .target(
+            name: "Cameras",
+            dependencies: ["V4L2Capture", "PipeWireCapture", "GBGBridgeLocalization", "BlockingWork", "VideoFrame"],
+            swiftSettings: strict),
         .target(
             name: "GBGBridgeCapture",
             dependencies: [
+                "Cameras",
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
                 "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame", "CFaceDetection",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -148,7 +156,7 @@ let package = Package(
             name: "gbgbridge-shell",
             dependencies: [
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
-                "GBGBridgeCapture", "GBGBridgeNFC", "CardReaders", "EMRTD", "BlockingWork",
+                "GBGBridgeCapture", "Cameras", "GBGBridgeNFC", "CardReaders", "EMRTD", "BlockingWork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -158,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-capture-bench",
             dependencies: [
-                "GBGBridgeCapture", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "VideoFrame",
+                "GBGBridgeCapture", "Cameras", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
@@ -208,7 +216,7 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-dialog-testhost",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "GBGBridgeLocalization", "CWebKitGTK",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "Cameras", "GBGBridgeLocalization", "CWebKitGTK",
                 "GBGBridgeGTKTestSupport", "GBGBridgeNFC", "EMRTD",
             ],
             path: "Tests/GBGBridgeDialogTestHost",
@@ -220,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeCaptureTests",
             dependencies: [
-                "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
+                "GBGBridgeCapture", "Cameras", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
                 "GBGBridgeGTKTestSupport", "VideoFrame", "MRZScanner", "MRZReader",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -228,7 +236,8 @@ let package = Package(
         .testTarget(
             name: "PipeWireCaptureTests",
             dependencies: [
-                "PipeWireCapture", "GBGBridgeCapture", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeGTK",
+                "PipeWireCapture", "GBGBridgeCapture", "Cameras", "V4L2Capture", "CWebKitGTK", "GBGBridge",
+                "GBGBridgeGTK",
                 "GBGBridgeTestSupport", "GBGBridgeGTKTestSupport", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,3 +1,4 @@
+import Cameras
 import GBGBridgeCapture
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 // Capture benchmarks: preview cost per frame and capture-to-response time, with a synthetic source.
 // Run: swift run -c release gbgbridge-capture-bench   (under xvfb-run for the live-window numbers)
 import CWebKitGTK
+import Cameras
 import Crypto
 import FoundationEssentials
 import GBGBridge

@@ -1,3 +1,4 @@
+import Cameras
 import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK

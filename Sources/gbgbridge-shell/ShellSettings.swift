@@ -1,3 +1,4 @@
+import Cameras
 import CardReaders
 import Crypto
 import EMRTD

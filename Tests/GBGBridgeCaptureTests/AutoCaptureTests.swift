@@ -1,3 +1,4 @@
+import Cameras
 import Foundation
 import GBGBridgeGTK
 import Testing

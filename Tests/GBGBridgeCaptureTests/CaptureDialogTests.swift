@@ -1,4 +1,5 @@
 import CWebKitGTK
+import Cameras
 import Foundation
 import GBGBridge
 import GBGBridgeGTK

@@ -1,3 +1,4 @@
+import Cameras
 import Testing
 
 @testable import GBGBridgeCapture

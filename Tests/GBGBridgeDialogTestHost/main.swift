@@ -1,4 +1,5 @@
 import CWebKitGTK
+import Cameras
 import EMRTD
 import GBGBridge
 import GBGBridgeCapture

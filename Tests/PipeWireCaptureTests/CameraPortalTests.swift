@@ -1,3 +1,4 @@
+import Cameras
 import Foundation
 import GBGBridge
 import GBGBridgeGTK

@@ -1,4 +1,5 @@
 import CGStreamer
+import Cameras
 import Foundation
 import GBGBridge
 import GBGBridgeGTK

@@ -1,5 +1,6 @@
 import BlockingWork
 import CWebKitGTK
+import Cameras
 import Crypto
 import GBGBridge
 import GBGBridgeLocalization
@@ -315,7 +316,7 @@ public final class CaptureCoordinator {
             return CameraAvailability(available: detected.hardwareAvailable, permissionState: detected.permissionState)
         case .pipewire(let name):
             if let portal = await portalAvailabilityWithoutAsking() { return portal }
-            let found = await pipeWireCameras(named: name)
+            let found = await PipeWireDiscovery.cameras(named: name)
             return CameraAvailability(
                 available: !found.isEmpty, permissionState: found.isEmpty ? .notApplicable : .granted)
         case .device(let path):
@@ -473,7 +474,7 @@ public final class CaptureCoordinator {
             }
             return [device.map(source) ?? V4L2FrameSource(path: path)]
         case .pipewire(let name):
-            return await pipeWireCameras(named: name).map(pipeWireSource)
+            return await PipeWireDiscovery.cameras(named: name).map(pipeWireSource)
         case .auto:
             // PipeWire first (it shares cameras, and reaches those only it can drive); V4L2 only when it
             // offers none, so that no camera is listed twice.
@@ -482,11 +483,5 @@ public final class CaptureCoordinator {
             let scan = await scanCameras(includeFormats: withFormats)
             return scan.devices.map(source) + scan.failures.map { V4L2FrameSource(path: $0.devicePath) }
         }
-    }
-
-    /// The PipeWire cameras `name` matches (every one for an empty name).
-    nonisolated static func pipeWireCameras(named name: String) async -> [PipeWireCamera] {
-        let cameras = await PipeWireDiscovery.scan().cameras
-        return name.isEmpty ? cameras : cameras.filter { $0.matches(name) }
     }
 }

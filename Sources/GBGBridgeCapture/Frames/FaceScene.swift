@@ -1,4 +1,5 @@
 import CWebKitGTK
+import Cameras
 import Synchronization
 import VideoFrame
 

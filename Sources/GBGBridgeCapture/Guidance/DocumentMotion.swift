@@ -1,3 +1,4 @@
+import Cameras
 /// Follows the document from one analysed frame to the next and judges whether it is held still enough for
 /// a photo, as a hand holds it: a small tremor and a slow drift are fine, a sweep is not.
 ///

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import Cameras
 import GBGBridge
 import GBGBridgeGTK
 import GBGBridgeLocalization

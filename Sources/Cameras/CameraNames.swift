@@ -2,9 +2,9 @@ import GBGBridgeLocalization
 
 /// Camera names as people see them in the picker: no device paths, and a number for cameras that share
 /// a name (`USB Camera`, `USB Camera (2)`).
-enum CameraNames {
+package enum CameraNames {
     /// Display names for `names`, in the same order.
-    static func display(_ names: [String]) -> [String] {
+    package static func display(_ names: [String]) -> [String] {
         let plain = names.map(withoutDevicePath)
         var seen: [String: Int] = [:]
         return plain.map { name in
@@ -15,7 +15,7 @@ enum CameraNames {
     }
 
     /// `Integrated Camera (/dev/video0)` -> `Integrated Camera`; a bare path -> `Camera`.
-    static func withoutDevicePath(_ name: String) -> String {
+    package static func withoutDevicePath(_ name: String) -> String {
         var text = Substring(name)
         if text.hasSuffix(")"), let open = text.ranges(of: " (/dev/").last {
             text = text[..<open.lowerBound]

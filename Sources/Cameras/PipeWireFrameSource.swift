@@ -1,4 +1,3 @@
-import GBGBridgeGTK
 import GBGBridgeLocalization
 import PipeWireCapture
 import V4L2Capture
@@ -53,7 +52,7 @@ public struct PipeWireFrameSource: FrameSource {
     public var modeDescription: String? { mode?.description }
 
     /// The camera's caps as V4L2-style formats, so that ``CameraMode/best(for:among:)`` can choose among them.
-    static func formats(of camera: PipeWireCamera) -> [CameraFormat] {
+    package static func formats(of camera: PipeWireCamera) -> [CameraFormat] {
         let sizes = camera.modes.map { mode in
             FrameSize(
                 width: mode.width, height: mode.height,
@@ -102,7 +101,7 @@ public struct PipeWireFrameSource: FrameSource {
     }
 
     /// The capture-window view of a PipeWire failure: once streaming, every failure means the camera is gone.
-    static func mapped(_ error: PipeWireStreamError, whileStreaming: Bool) -> FrameSourceError {
+    package static func mapped(_ error: PipeWireStreamError, whileStreaming: Bool) -> FrameSourceError {
         if whileStreaming { return .disconnected(error.detail) }
         switch error.kind {
         case .unavailable: return .unavailable(error.detail)

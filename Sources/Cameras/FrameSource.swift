@@ -1,4 +1,3 @@
-import GBGBridgeGTK
 import VideoFrame
 
 /// Something that produces a live stream of RGB frames: a V4L2 camera, or a synthetic source in tests

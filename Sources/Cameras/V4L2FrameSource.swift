@@ -1,4 +1,3 @@
-import GBGBridgeGTK
 import V4L2Capture
 import VideoFrame
 
@@ -69,7 +68,7 @@ public struct V4L2FrameSource: FrameSource {
     }
 
     /// The capture-window view of a camera failure: once streaming, every failure means the camera is gone.
-    static func mapped(_ error: CameraError, whileStreaming: Bool) -> FrameSourceError {
+    package static func mapped(_ error: CameraError, whileStreaming: Bool) -> FrameSourceError {
         if whileStreaming { return .disconnected(error.description) }
         switch error.kind {
         case .permissionDenied: return .permissionDenied(error.description)
@@ -80,7 +79,7 @@ public struct V4L2FrameSource: FrameSource {
         }
     }
 
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
+    package static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }

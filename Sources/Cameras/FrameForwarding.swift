@@ -1,11 +1,10 @@
-import GBGBridgeGTK
 import VideoFrame
 
 /// Turns a camera route's own frames into the capture window's ``RGBFrame`` stream.
-enum FrameForwarding {
+package enum FrameForwarding {
     /// A stream of `frames` converted by `convert`, the newest kept when the reader is slow. A failure ends it with
     /// `failure(error)`; when the frames end, `finished` runs; when the reader stops iterating, `stop` runs.
-    static func forward<Element: Sendable>(
+    package static func forward<Element: Sendable>(
         _ frames: AsyncThrowingStream<Element, any Error>,
         convert: @escaping @Sendable (Element) -> RGBFrame,
         failure: @escaping @Sendable (any Error) -> FrameSourceError,

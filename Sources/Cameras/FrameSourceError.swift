@@ -1,5 +1,6 @@
 /// Why a frame source could not open or stopped delivering frames. Each case carries the technical detail
-/// (device, failing call, errno); ``message`` is the sentence for people.
+/// (device, failing call, errno); the capture capability gives each its wire failure (code, sentence for people,
+/// `recoverable`).
 public enum FrameSourceError: Error, Sendable, Equatable {
     /// There is no camera (or the chosen device does not exist).
     case unavailable(String)
@@ -21,23 +22,4 @@ public enum FrameSourceError: Error, Sendable, Equatable {
         }
     }
 
-    /// How this failure is reported on the wire: code, person-facing sentence, `recoverable`.
-    public var failure: CaptureFailure {
-        switch self {
-        case .unavailable: return .cameraUnavailable
-        case .permissionDenied: return .permissionDenied
-        case .busy: return .cameraBusy
-        case .disconnected: return .cameraDisconnected
-        case .failed: return .captureFailed
-        }
-    }
-
-    /// A sentence for people, suitable for the window and for the wire `message`.
-    public var message: String { failure.message }
-
-    /// The bridge error code this failure is reported with.
-    public var code: String { failure.code }
-
-    /// Whether trying again can help (everything except having no camera at all).
-    public var recoverable: Bool { failure.recoverable }
 }

@@ -37,7 +37,7 @@ public enum CameraDiagnosis {
             }
             return line(for: failure, group: videoGroup())
         case .pipewire(let name):
-            guard await CaptureCoordinator.pipeWireCameras(named: name).isEmpty else { return nil }
+            guard await PipeWireDiscovery.cameras(named: name).isEmpty else { return nil }
             if name.isEmpty {
                 return tr(
                     "No PipeWire camera was found (is PipeWire running?): use --camera auto to take any camera, or try without one with --camera test-pattern."
@@ -65,7 +65,7 @@ public enum CameraDiagnosis {
         let cameras: [PipeWireCamera]
         switch choice {
         case .auto: cameras = await PipeWireDiscovery.scan().cameras
-        case .pipewire(let name): cameras = await CaptureCoordinator.pipeWireCameras(named: name)
+        case .pipewire(let name): cameras = await PipeWireDiscovery.cameras(named: name)
         case .none, .synthetic, .device: return nil
         }
         guard !cameras.isEmpty else { return nil }
