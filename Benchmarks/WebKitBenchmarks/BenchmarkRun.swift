@@ -46,11 +46,11 @@ final class BenchmarkRun: BridgeHostDelegate {
         var failed = false
         host.delegate = self
 
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
-        gtk_window_set_default_size(gbg_window(window), 800, 600)
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_default_size(gtkCast(window), 800, 600)
         webView = BridgeWebViewConfigurator.makeWebView(
             host: host, originPolicy: OriginPolicy(allowedOrigins: [Self.baseURI]))
-        gtk_container_add(gbg_container(window), gbg_widget(webView))
+        gtk_container_add(gtkCast(window), gtkCast(webView))
         gtk_widget_show_all(window)
         webkit_web_view_load_html(webView, page, Self.baseURI)
         _ = await report("bench.domReady")
