@@ -99,6 +99,13 @@ public final class MRZScanner {
     public static let singleReadingConfidence: Float = 80
     /// Whether a single certain crop may confirm a still (see ``singleReadingConfidence``).
     public var acceptsCertainSingleReading = true
+    /// Whether two crops that the line reader alone read the same may confirm a still (a measurement
+    /// option, off by default; see ``lineSecondReadingConfidence``).
+    public var lineReaderConfirmsAlone = false
+    /// The lowest probability (in percent) of any character, in each of two crops that the line
+    /// reader read the same, at which they confirm a still when ``lineReaderConfirmsAlone`` is on:
+    /// both readings' check digits must also have held as read (no repair).
+    public static let lineSecondReadingConfidence: Float = 99
     /// Whether a still is read turned a quarter only when no reader read lines of any zone format
     /// upright (a measurement option, off by default: on the development set it lost two keys of
     /// sideways photos whose other print read as a zone's format).
@@ -184,6 +191,13 @@ public final class MRZScanner {
                         confirmation = .bothReaders
                     } else if contradicted {
                         confirmation = nil
+                    } else if reader == .lines {
+                        let firm = { (lowest: Float) in lowest >= Self.lineSecondReadingConfidence }
+                        if lineReaderConfirmsAlone, Self.heldAsRead(reading), firm(lowest),
+                            same.contains(where: { $0.reader == .lines && firm($0.lowest) && Self.heldAsRead($0.reading) })
+                        {
+                            confirmation = .secondLineReading
+                        }
                     } else if !same.isEmpty {
                         confirmation = reader.secondReading
                     } else if acceptsCertainSingleReading, reader.isCertain(reading, lowestConfidence: lowest) {
@@ -327,6 +341,11 @@ public final class MRZScanner {
             && lowestConfidence >= singleReadingConfidence
     }
 
+    /// Whether a valid reading's check digits all held on the characters as read (no repair).
+    static func heldAsRead(_ reading: MRZReading) -> Bool {
+        reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
+    }
+
     /// The lowest confidence of a character in the lines long enough to be a zone's.
     static func lowestConfidence(_ lines: [OCRLine]) -> Float {
         lines.filter { $0.symbols.count >= 20 }.flatMap(\.symbols).map(\.confidence).min() ?? 0
@@ -354,4 +373,8 @@ public enum MRZConfirmation: String, Sendable {
     /// The glyph reader read one crop of a still with certainty (every check digit held as read,
     /// every character at ``MRZScanner/singleGlyphConfidence`` or more).
     case certainGlyphReading
+    /// The line reader read the same lines from two differently prepared crops of a still, every
+    /// character of both at ``MRZScanner/lineSecondReadingConfidence`` or more and every check
+    /// digit held as read (only with ``MRZScanner/lineReaderConfirmsAlone``).
+    case secondLineReading
 }
