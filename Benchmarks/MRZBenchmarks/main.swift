@@ -14,8 +14,8 @@ import Synchronization
 //   gbgbridge-mrz-bench --set DIR --model Resources/ocr/ocrb.traineddata [--limit N] [--live N] [--verbose]
 //                       [--results FILE] [--no-single]
 //
-// --lines-confirm-alone: two line-reader crops that read the same confirm a still by themselves
-// (MRZScanner.lineReaderConfirmsAlone).
+// --lines-confirm-alone P: two line-reader crops that read the same, every character at P % or
+// more, confirm a still by themselves (MRZScanner.lineReaderConfirmsAlone).
 // --dump-lines DIR: writes, instead of measuring, the zone lines as the line reader receives them
 // (every crop a still scan could read, see MRZScanner.preparedLines) with their printed text, for
 // scripts/lib/line_training.py; only crops whose every line the line reader read within a third of
@@ -93,6 +93,7 @@ struct Options {
     var turnOnlyWithoutZone = false
     var dumpLines: String?
     var linesConfirmAlone = false
+    var linesConfirmConfidence: Float = 99
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -116,13 +117,15 @@ struct Options {
             case "--no-lines": lines = false
             case "--turn-only-without-zone": turnOnlyWithoutZone = true
             case "--dump-lines": dumpLines = iterator.next()
-            case "--lines-confirm-alone": linesConfirmAlone = true
+            case "--lines-confirm-alone":
+                linesConfirmAlone = true
+                linesConfirmConfidence = Float(iterator.next() ?? "") ?? linesConfirmConfidence
             case "--lines-only":
                 tesseract = false
                 glyphs = false
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone] [--lines-confirm-alone] [--dump-lines DIR]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone] [--lines-confirm-alone PERCENT] [--dump-lines DIR]"
                 )
                 exit(2)
             }
@@ -404,6 +407,7 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
     scanner.usesLineReader = options.lines
     scanner.turnsOnlyWithoutZone = options.turnOnlyWithoutZone
     scanner.lineReaderConfirmsAlone = options.linesConfirmAlone
+    scanner.lineSecondReadingConfidence = options.linesConfirmConfidence
     let clock = ContinuousClock()
     for index in stride(from: job, to: chosen.count, by: jobs) {
         let entry = chosen[index]

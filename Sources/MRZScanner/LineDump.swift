@@ -29,7 +29,8 @@ extension MRZScanner {
             for (rank, zone) in MRZLocator.locate(in: picture).prefix(3).enumerated() where zone.lineCount >= 2 {
                 for variant in ZoneCrop.Variant.allCases {
                     guard let crop = ZoneCrop.cut(zone, from: picture, variant: variant) else { continue }
-                    let lines = lineReader.preparedLines(crop, glyphHeight: variant.glyphHeight, lineCount: zone.lineCount)
+                    let lines = lineReader.preparedLines(
+                        crop, glyphHeight: variant.glyphHeight, lineCount: zone.lineCount)
                     for (index, line) in lines.enumerated() {
                         out.append(
                             PreparedLine(

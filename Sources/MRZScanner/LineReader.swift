@@ -51,7 +51,8 @@ public final class LineReader {
         var lines: [(values: [Float], width: Int, read: OCRLine)] = []
         for box in found.boxes {
             let input = Self.lineInput(
-                crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right, inkIsBright: found.inkIsBright)
+                crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right, inkIsBright: found.inkIsBright
+            )
             guard
                 let line = read(
                     crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right,

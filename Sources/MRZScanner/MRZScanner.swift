@@ -105,7 +105,7 @@ public final class MRZScanner {
     /// The lowest probability (in percent) of any character, in each of two crops that the line
     /// reader read the same, at which they confirm a still when ``lineReaderConfirmsAlone`` is on:
     /// both readings' check digits must also have held as read (no repair).
-    public static let lineSecondReadingConfidence: Float = 99
+    public var lineSecondReadingConfidence: Float = 99
     /// Whether a still is read turned a quarter only when no reader read lines of any zone format
     /// upright (a measurement option, off by default: on the development set it lost two keys of
     /// sideways photos whose other print read as a zone's format).
@@ -192,9 +192,13 @@ public final class MRZScanner {
                     } else if contradicted {
                         confirmation = nil
                     } else if reader == .lines {
-                        let firm = { (lowest: Float) in lowest >= Self.lineSecondReadingConfidence }
+                        let firm = { [lineSecondReadingConfidence] (lowest: Float) in
+                            lowest >= lineSecondReadingConfidence
+                        }
                         if lineReaderConfirmsAlone, Self.heldAsRead(reading), firm(lowest),
-                            same.contains(where: { $0.reader == .lines && firm($0.lowest) && Self.heldAsRead($0.reading) })
+                            same.contains(where: {
+                                $0.reader == .lines && firm($0.lowest) && Self.heldAsRead($0.reading)
+                            })
                         {
                             confirmation = .secondLineReading
                         }
