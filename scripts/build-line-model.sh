@@ -10,7 +10,8 @@
 #   scripts/build-line-model.sh --pretrained FILE    skip the first phase: FILE is its result
 #
 # Two phases, one command:
-#  1. pre-training on 2,400 rendered lines, 6 epochs (seed 4207): .build/line-model/pretrained.onnx;
+#  1. pre-training on 2,400 rendered lines, 6 epochs (seed 4207): .build/line-model/pretrained.onnx
+#     (the previous model, sha256 db9cf80d...fc10, was this phase's result);
 #  2. cut lines: photos of Benchmarks/mrz/make-mrz-set.py with training seeds of their own (5001
 #     and 5002 for training, 5003 held out; never the benchmark's 27 nor the development set's
 #     101), each cut by the locator and ZoneCrop in every preparation and prepared by the line
@@ -24,10 +25,11 @@
 # run it after changing the training script, and record the new checksum in docs/mrz.md.
 # PyTorch 2.5.1 (CPU), onnx (its ONNX exporter needs it), numpy and Pillow at pinned versions come from PyPI into a virtual
 # environment under .build/ (made once). Reproducible: every random choice comes from seeded
-# generators and PyTorch runs deterministic kernels on two threads. Takes about an hour and a half
-# on two shared cores (phase 1 about 30 minutes, the photos 10, phase 2 45).
+# generators and PyTorch runs deterministic kernels on two threads. Takes about an hour on two
+# shared cores (phase 1 about 30 minutes, the photos and their cut lines 15, phase 2 10 to 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
 
 output=Resources/ocr/mrz-lines.onnx
 pretrained=
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --output) shift; output=${1:?--output needs a file} ;;
         --pretrained) shift; pretrained=${1:?--pretrained needs a file} ;;
-        -h | --help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "build-line-model.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift

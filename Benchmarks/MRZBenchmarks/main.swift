@@ -14,8 +14,9 @@ import Synchronization
 //   gbgbridge-mrz-bench --set DIR --model Resources/ocr/ocrb.traineddata [--limit N] [--live N] [--verbose]
 //                       [--results FILE] [--no-single]
 //
-// --lines-confirm-alone P: two line-reader crops that read the same, every character at P % or
-// more, confirm a still by themselves (MRZScanner.lineReaderConfirmsAlone).
+// --lines-confirm-alone P: two line-reader crops that read the same confirm a still by themselves
+// when every character is at P % or more (MRZScanner.lineSecondReadingConfidence, 90 unless
+// given); --no-lines-confirm-alone: the line reader's readings count only with another reader's.
 // --dump-lines DIR: writes, instead of measuring, the zone lines as the line reader receives them
 // (every crop a still scan could read, see MRZScanner.preparedLines) with their printed text, for
 // scripts/lib/line_training.py; only crops whose every line the line reader read within a third of
@@ -92,8 +93,8 @@ struct Options {
     var lines = true
     var turnOnlyWithoutZone = false
     var dumpLines: String?
-    var linesConfirmAlone = false
-    var linesConfirmConfidence: Float = 99
+    var linesConfirmAlone = true
+    var linesConfirmConfidence: Float = 90
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -120,12 +121,13 @@ struct Options {
             case "--lines-confirm-alone":
                 linesConfirmAlone = true
                 linesConfirmConfidence = Float(iterator.next() ?? "") ?? linesConfirmConfidence
+            case "--no-lines-confirm-alone": linesConfirmAlone = false
             case "--lines-only":
                 tesseract = false
                 glyphs = false
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone] [--lines-confirm-alone PERCENT] [--dump-lines DIR]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone] [--lines-confirm-alone PERCENT | --no-lines-confirm-alone] [--dump-lines DIR]"
                 )
                 exit(2)
             }
