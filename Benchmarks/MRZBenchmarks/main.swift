@@ -14,6 +14,14 @@ import Synchronization
 //   gbgbridge-mrz-bench --set DIR --model Resources/ocr/ocrb.traineddata [--limit N] [--live N] [--verbose]
 //                       [--results FILE] [--no-single]
 //
+// --lines-confirm-alone P: two line-reader crops that read the same confirm a still by themselves
+// when every character is at P % or more (MRZScanner.lineSecondReadingConfidence, 90 unless
+// given); --no-lines-confirm-alone: the line reader's readings count only with another reader's.
+// --dump-lines DIR: writes, instead of measuring, the zone lines as the line reader receives them
+// (every crop a still scan could read, see MRZScanner.preparedLines) with their printed text, for
+// scripts/lib/line_training.py; only crops whose every line the line reader read within a third of
+// the line's characters are kept (so the line is the zone's, the right way up). Never on the set
+// the benchmark reports.
 // --no-single: a still's reading needs a second crop that reads the same (no certain single crop).
 // --every N: only the first image of each split and every N-th after it (the peer's subset).
 // --no-glyphs: the glyph reader off; --glyphs-only: the glyph reader alone; --no-lines: the line
@@ -84,6 +92,9 @@ struct Options {
     var tesseract = true
     var lines = true
     var turnOnlyWithoutZone = false
+    var dumpLines: String?
+    var linesConfirmAlone = true
+    var linesConfirmConfidence: Float = 90
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -106,12 +117,17 @@ struct Options {
                 lines = false
             case "--no-lines": lines = false
             case "--turn-only-without-zone": turnOnlyWithoutZone = true
+            case "--dump-lines": dumpLines = iterator.next()
+            case "--lines-confirm-alone":
+                linesConfirmAlone = true
+                linesConfirmConfidence = Float(iterator.next() ?? "") ?? linesConfirmConfidence
+            case "--no-lines-confirm-alone": linesConfirmAlone = false
             case "--lines-only":
                 tesseract = false
                 glyphs = false
             default:
                 print(
-                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone]"
+                    "usage: gbgbridge-mrz-bench --set DIR [--model PATH] [--limit N] [--live N] [--verbose] [--failures FILE] [--results FILE] [--no-single] [--every N] [--no-glyphs | --glyphs-only] [--no-lines | --lines-only] [--turn-only-without-zone] [--lines-confirm-alone PERCENT | --no-lines-confirm-alone] [--dump-lines DIR]"
                 )
                 exit(2)
             }
@@ -297,12 +313,90 @@ struct StillResult: Sendable {
     return { [$0, $1] }
 }
 
+/// The edit distance between two lines.
+@Sendable func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    var row = Array(0...b.count)
+    for (i, ca) in a.enumerated() {
+        var previous = row[0]
+        row[0] = i + 1
+        for (j, cb) in b.enumerated() {
+            let substitution = previous + (ca == cb ? 0 : 1)
+            previous = row[j + 1]
+            row[j + 1] = min(row[j + 1] + 1, row[j] + 1, substitution)
+        }
+    }
+    return row[b.count]
+}
+
+/// `--dump-lines`: each image's lines as `DIR/<split>-<name>.lines`, records of a header line
+/// `LINE <width> <printed text> <variant> <candidate> <turned> <line> <lowest %> <read>` and then
+/// 24 x width signed bytes (the network's input times 32, row by row).
+func dumpPreparedLines(_ entries: [Entry], to folder: String) -> Never {
+    let kept = Mutex<(images: Int, crops: Int, lines: Int, dropped: Int)>((0, 0, 0, 0))
+    DispatchQueue.concurrentPerform(iterations: options.jobs) { job in
+        guard let model = try? LineModel(contentsOf: LineModel.path(besideOCRModel: options.model)) else { return }
+        let reader = LineReader(model: model)
+        for index in stride(from: job, to: entries.count, by: options.jobs) {
+            let entry = entries[index]
+            guard let image = loadGray(options.set + "/" + entry.file) else { continue }
+            let lines = MRZScanner.preparedLines(of: image, lineReader: reader)
+            var bytes: [UInt8] = []
+            var crops = 0
+            var count = 0
+            var dropped = 0
+            let groups = Dictionary(grouping: lines) { "\($0.turned) \($0.candidate) \($0.variant)" }
+            for key in groups.keys.sorted() {
+                let crop = groups[key]!.sorted { $0.line < $1.line }
+                let fits =
+                    crop.count == entry.lines.count
+                    && zip(crop, entry.lines).allSatisfy { line, printed in
+                        3 * editDistance(Array(line.read), Array(printed)) <= printed.count
+                    }
+                guard fits else {
+                    dropped += 1
+                    continue
+                }
+                crops += 1
+                for (line, printed) in zip(crop, entry.lines) {
+                    count += 1
+                    bytes += Array(
+                        ("LINE \(line.width) \(printed) \(line.variant) \(line.candidate) \(line.turned) \(line.line) "
+                            + "\(Int(line.lowestConfidence)) \(line.read.isEmpty ? "-" : line.read)\n").utf8)
+                    bytes += line.values.map { UInt8(bitPattern: Int8(max(-127, min(127, ($0 * 32).rounded())))) }
+                }
+            }
+            let name = entry.file.split(separator: "/").last.map(String.init) ?? entry.file
+            let stem = name.split(separator: ".").first.map(String.init) ?? name
+            _ = FileManager.default.createFile(atPath: "\(folder)/\(entry.split)-\(stem).lines", contents: Data(bytes))
+            kept.withLock {
+                $0.images += 1
+                $0.crops += crops
+                $0.lines += count
+                $0.dropped += dropped
+            }
+        }
+    }
+    let totals = kept.withLock { $0 }
+    print(
+        "gbgbridge-mrz-bench: \(totals.lines) lines from \(totals.crops) crops of \(totals.images) images in \(folder) "
+            + "(\(totals.dropped) crops not the zone's lines or not read near enough)")
+    exit(0)
+}
+
 var seenInSplit: [String: Int] = [:]
 let chosen = Array(
     entries.filter { entry in
         seenInSplit[entry.split, default: 0] += 1
         return (seenInSplit[entry.split]! - 1) % options.every == 0
     }.prefix(options.limit))
+if let folder = options.dumpLines {
+    guard (try? LineModel(contentsOf: LineModel.path(besideOCRModel: options.model))) != nil else {
+        print("gbgbridge-mrz-bench: --dump-lines needs a line model beside \(options.model)")
+        exit(1)
+    }
+    _ = try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    dumpPreparedLines(chosen, to: folder)
+}
 // Stills: `--jobs` threads, each with its own engine (the table's times are per image, on a
 // machine running that many at once).
 let stillResults = Mutex<[Int: StillResult]>([:])
@@ -314,6 +408,8 @@ DispatchQueue.concurrentPerform(iterations: jobs) { job in
     scanner.usesTesseract = options.tesseract
     scanner.usesLineReader = options.lines
     scanner.turnsOnlyWithoutZone = options.turnOnlyWithoutZone
+    scanner.lineReaderConfirmsAlone = options.linesConfirmAlone
+    scanner.lineSecondReadingConfidence = options.linesConfirmConfidence
     let clock = ContinuousClock()
     for index in stride(from: job, to: chosen.count, by: jobs) {
         let entry = chosen[index]
@@ -551,7 +647,7 @@ print("Valid still readings by what confirmed them (reported unless not confirme
 print("| confirmed by | right key | wrong key | of the right keys, zone differs (names, codes) |")
 print("| --- | ---: | ---: | ---: |")
 for rule in [
-    "secondReading", "certainReading", "bothReaders", "secondGlyphReading", "certainGlyphReading",
+    "secondReading", "certainReading", "bothReaders", "secondGlyphReading", "certainGlyphReading", "secondLineReading",
     "notConfirmed",
 ] {
     let counts = rules[rule, default: (0, 0, 0)]

@@ -27,18 +27,58 @@ public final class LineReader {
     /// Reads the zone in an upright crop whose capitals are about `glyphHeight` pixels high, with
     /// `lineCount` lines (2 or 3); empty when the crop holds no such lines.
     public func read(_ crop: GrayImage, glyphHeight: Double, lineCount: Int) -> [OCRLine] {
+        guard let found = Self.lineBoxes(crop, glyphHeight: glyphHeight, lineCount: lineCount) else { return [] }
+        var lines: [OCRLine] = []
+        for box in found.boxes {
+            guard
+                let line = read(
+                    crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right,
+                    inkIsBright: found.inkIsBright)
+            else { return [] }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// Each line of the zone exactly as the network receives it (``LineModel/inputHeight`` rows of
+    /// `width` values, row by row) with what the network read in it, top line first; empty when
+    /// the crop holds no such lines. For building the model's training lines from real crops
+    /// (`gbgbridge-mrz-bench --dump-lines`), not for reading.
+    public func preparedLines(_ crop: GrayImage, glyphHeight: Double, lineCount: Int)
+        -> [(values: [Float], width: Int, read: OCRLine)]
+    {
+        guard let found = Self.lineBoxes(crop, glyphHeight: glyphHeight, lineCount: lineCount) else { return [] }
+        var lines: [(values: [Float], width: Int, read: OCRLine)] = []
+        for box in found.boxes {
+            let input = Self.lineInput(
+                crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right, inkIsBright: found.inkIsBright
+            )
+            guard
+                let line = read(
+                    crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right,
+                    inkIsBright: found.inkIsBright)
+            else { return [] }
+            lines.append((input.values, input.width, line))
+        }
+        return lines
+    }
+
+    /// The zone's `lineCount` lines in `crop` (the rows' ink, as ``GlyphReader`` finds them), top
+    /// first, each as its capitals' rows and its ink's columns with about a capital of paper
+    /// either side; nil when the crop holds no such lines.
+    static func lineBoxes(_ crop: GrayImage, glyphHeight: Double, lineCount: Int)
+        -> (inkIsBright: Bool, boxes: [(top: Double, bottom: Double, left: Double, right: Double)])?
+    {
         guard (2...3).contains(lineCount), crop.width >= 16, crop.height >= 8,
             crop.width * crop.height <= GlyphSegmenter.maximumPixels, glyphHeight >= 4
-        else { return [] }
+        else { return nil }
         let inkIsBright = GlyphSegmenter.isInkBright(crop)
         let ink = crop.pixels.map { inkIsBright ? Int($0) : 255 - Int($0) }
         let bands = GlyphSegmenter.lineBands(ink, width: crop.width, height: crop.height, glyphHeight: glyphHeight)
-        guard bands.count >= lineCount else { return [] }
+        guard bands.count >= lineCount else { return nil }
         let chosen = bands.sorted { $0.mass > $1.mass }.prefix(lineCount).sorted { $0.top < $1.top }
-        var lines: [OCRLine] = []
+        var boxes: [(top: Double, bottom: Double, left: Double, right: Double)] = []
         for band in chosen {
-            let top = Double(band.top)
-            let bottom = Double(band.bottom + 1)
             let profile = GlyphSegmenter.columnProfile(ink, width: crop.width, top: band.top, bottom: band.bottom)
             // The line's ink with about a capital of paper either side (the training lines' margins).
             var left = 0.0
@@ -47,11 +87,9 @@ public final class LineReader {
                 left = max(0, extent.left - glyphHeight * 0.8)
                 right = min(Double(crop.width), extent.right + glyphHeight * 0.8)
             }
-            guard let line = read(crop, top: top, bottom: bottom, left: left, right: right, inkIsBright: inkIsBright)
-            else { return [] }
-            lines.append(line)
+            boxes.append((Double(band.top), Double(band.bottom + 1), left, right))
         }
-        return lines
+        return (inkIsBright, boxes)
     }
 
     /// One line between rows `top` and `bottom` (its capitals) and columns `left` and `right`.

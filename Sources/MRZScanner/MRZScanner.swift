@@ -99,6 +99,15 @@ public final class MRZScanner {
     public static let singleReadingConfidence: Float = 80
     /// Whether a single certain crop may confirm a still (see ``singleReadingConfidence``).
     public var acceptsCertainSingleReading = true
+    /// Whether two crops that the line reader alone read the same may confirm a still (see
+    /// ``lineSecondReadingConfidence``; off, the line reader's readings count only with another
+    /// reader's, for measurements).
+    public var lineReaderConfirmsAlone = true
+    /// The lowest probability (in percent) of any character, in each of two crops that the line
+    /// reader read the same, at which they confirm a still when ``lineReaderConfirmsAlone`` is on:
+    /// both readings' check digits must also have held as read (no repair). On the development set
+    /// no misread zone came within it even at 70 (see docs/mrz.md).
+    public var lineSecondReadingConfidence: Float = 90
     /// Whether a still is read turned a quarter only when no reader read lines of any zone format
     /// upright (a measurement option, off by default: on the development set it lost two keys of
     /// sideways photos whose other print read as a zone's format).
@@ -114,8 +123,10 @@ public final class MRZScanner {
     /// read it with certainty: every check digit held on the characters as read (no repair), the
     /// reader had no doubt that could make another valid zone (``AmbiguityCheck``), and no character
     /// of the zone's lines was read with less than ``singleReadingConfidence``
-    /// (``singleGlyphConfidence`` for the glyph reader) (``MRZScan/isConfirmed``). The line reader's
-    /// readings count only when another reader reads the same lines.
+    /// (``singleGlyphConfidence`` for the glyph reader) (``MRZScan/isConfirmed``). The line reader
+    /// confirms by itself only with two differently prepared crops, every character of both at
+    /// ``lineSecondReadingConfidence`` or more and every check digit held as read (its confusions
+    /// repeat from crop to crop, so a weak character needs another reader).
     /// Two misreads can cancel out in a check digit, and names have no check digit at all, so a
     /// reading with a repair or a weak character needs a second crop. A live scan reads one crop;
     /// the frames confirm each other in ``MRZVoter`` (a frame whose readers read different valid
@@ -184,6 +195,17 @@ public final class MRZScanner {
                         confirmation = .bothReaders
                     } else if contradicted {
                         confirmation = nil
+                    } else if reader == .lines {
+                        let firm = { [lineSecondReadingConfidence] (lowest: Float) in
+                            lowest >= lineSecondReadingConfidence
+                        }
+                        if lineReaderConfirmsAlone, Self.heldAsRead(reading), firm(lowest),
+                            same.contains(where: {
+                                $0.reader == .lines && firm($0.lowest) && Self.heldAsRead($0.reading)
+                            })
+                        {
+                            confirmation = .secondLineReading
+                        }
                     } else if !same.isEmpty {
                         confirmation = reader.secondReading
                     } else if acceptsCertainSingleReading, reader.isCertain(reading, lowestConfidence: lowest) {
@@ -249,8 +271,8 @@ public final class MRZScanner {
         }
 
         /// What confirms this reader's reading when a second crop reads it the same; nil for the line
-        /// reader, whose word counts only with another reader's: its confusions (`0`/`O`, `M`/`H`) repeat
-        /// from crop to crop, and in names no check digit catches them.
+        /// reader, whose second crop counts only under a stricter rule (``MRZScanner/lineSecondReadingConfidence``):
+        /// its confusions (`0`/`O`, `M`/`H`) repeat from crop to crop, and in names no check digit catches them.
         var secondReading: MRZConfirmation? {
             switch self {
             case .tesseract: .secondReading
@@ -327,6 +349,11 @@ public final class MRZScanner {
             && lowestConfidence >= singleReadingConfidence
     }
 
+    /// Whether a valid reading's check digits all held on the characters as read (no repair).
+    static func heldAsRead(_ reading: MRZReading) -> Bool {
+        reading.isValid && reading.substitutions.isEmpty && reading.checks.allSatisfy(\.heldAsRead)
+    }
+
     /// The lowest confidence of a character in the lines long enough to be a zone's.
     static func lowestConfidence(_ lines: [OCRLine]) -> Float {
         lines.filter { $0.symbols.count >= 20 }.flatMap(\.symbols).map(\.confidence).min() ?? 0
@@ -354,4 +381,8 @@ public enum MRZConfirmation: String, Sendable {
     /// The glyph reader read one crop of a still with certainty (every check digit held as read,
     /// every character at ``MRZScanner/singleGlyphConfidence`` or more).
     case certainGlyphReading
+    /// The line reader read the same lines from two differently prepared crops of a still, every
+    /// character of both at ``MRZScanner/lineSecondReadingConfidence`` or more and every check
+    /// digit held as read (``MRZScanner/lineReaderConfirmsAlone``).
+    case secondLineReading
 }

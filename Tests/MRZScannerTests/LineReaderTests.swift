@@ -49,6 +49,41 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
         }
     }
 
+    @Test(.enabled(if: lineModelShips, "the line model ships in Resources/ocr"))
+    func preparedLinesAreWhatTheReaderReads() throws {
+        let reader = LineReader(model: try LineModel(contentsOf: lineModelPath))
+        let (crop, zone) = try zoneCrop()
+        let prepared = reader.preparedLines(crop, glyphHeight: ZoneCrop.targetGlyphHeight, lineCount: zone.lineCount)
+        let read = reader.read(crop, glyphHeight: ZoneCrop.targetGlyphHeight, lineCount: zone.lineCount)
+        #expect(prepared.map(\.read.text) == read.map(\.text))
+        #expect(prepared.count == 2)
+        for line in prepared {
+            #expect(line.width % LineModel.stride == 0 && line.width <= LineModel.maximumWidth)
+            #expect(line.values.count == LineModel.inputHeight * line.width)
+        }
+    }
+
+    @Test(.enabled(if: lineModelShips, "the line model ships in Resources/ocr"))
+    func preparedLinesOfAPhotoCoverEveryPreparation() throws {
+        let reader = LineReader(model: try LineModel(contentsOf: lineModelPath))
+        let image = try load(zoneFixture)
+        var framed = GrayImage(width: image.width + 120, height: image.height + 120, filling: 255)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                framed.pixels[(y + 60) * framed.width + x + 60] = image.pixels[y * image.width + x]
+            }
+        }
+        let lines = MRZScanner.preparedLines(of: framed, lineReader: reader)
+        let upright = lines.filter { !$0.turned && $0.candidate == 0 }
+        // Every preparation of the best candidate gives its two lines; the upright ones read the zone.
+        #expect(Set(upright.map(\.variant)).count == ZoneCrop.Variant.allCases.count)
+        for line in upright where line.variant == "stretched" {
+            let printed = specimen[line.line]
+            #expect(zip(line.read, printed).filter { $0 != $1 }.count <= 1, "\(line.read)")
+        }
+        #expect(lines.count <= 3 * ZoneCrop.Variant.allCases.count * 2 * 3)
+    }
+
     @Test func refusesCorruptModelFiles() throws {
         #expect(throws: LineModelError.notFound(path: "/nonexistent/mrz-lines.onnx")) {
             try LineModel(contentsOf: "/nonexistent/mrz-lines.onnx")

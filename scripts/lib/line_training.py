@@ -4,6 +4,14 @@ that reads one whole zone line with no character segmentation, through a CTC out
 MRZ characters and a blank.
 
   line_training.py OUT.onnx [--lines N] [--check-lines N] [--epochs E] [--seed S] [--jobs J]
+                   [--check-seed S]
+                   [--start-from MODEL.onnx --cut-lines DIR [--check-cut-lines DIR] [--learning-rate R]]
+
+With --start-from, the network of MODEL.onnx (as this script exports it, batch normalisation folded
+into the convolutions) is trained further on the rendered lines mixed with the lines in the
+folders of --cut-lines: zone lines cut from generated photos exactly as the scanner cuts them
+(`gbgbridge-mrz-bench --dump-lines`, which keeps a crop only when the model read each of its lines
+within a third of its characters), read as they are; --check-cut-lines holds such lines out.
 
 Lines of 30, 36 or 44 characters are printed and photographed the ways `glyph_training.py` does
 (its fonts, print styles, backgrounds, glare, camera sizes, blur, noise and JPEG are imported from
@@ -159,11 +167,16 @@ def render(seed, lines, jobs, chunk_size=200):
     return [line for chunk in chunks for line in chunk]
 
 
-def build_network(torch):
+def build_network(torch, folded=False):
+    """The network; folded, without batch normalisation (its scale and shift are in the
+    convolutions' weights and biases, as the exported model has them) for training further."""
     nn = torch.nn
 
+    def normalised(outputs):
+        return [] if folded else [nn.BatchNorm2d(outputs)]
+
     def block(inputs, outputs, pool):
-        layers = [nn.Conv2d(inputs, outputs, 3, padding=1, bias=False), nn.BatchNorm2d(outputs), nn.ReLU()]
+        layers = [nn.Conv2d(inputs, outputs, 3, padding=1, bias=folded), *normalised(outputs), nn.ReLU()]
         if pool:
             layers.append(nn.MaxPool2d(pool))
         return layers
@@ -173,14 +186,60 @@ def build_network(torch):
         *block(16, 32, (2, 2)),  # 6 x W/4
         *block(32, 48, None),
         *block(48, 64, (2, 1)),  # 3 x W/4
-        nn.Conv2d(64, 96, (3, 3), padding=(0, 1), bias=False),  # 1 x W/4
-        nn.BatchNorm2d(96),
+        nn.Conv2d(64, 96, (3, 3), padding=(0, 1), bias=folded),  # 1 x W/4
+        *normalised(96),
         nn.ReLU(),
-        nn.Conv2d(96, 96, (1, 3), padding=(0, 1), bias=False),
-        nn.BatchNorm2d(96),
+        nn.Conv2d(96, 96, (1, 3), padding=(0, 1), bias=folded),
+        *normalised(96),
         nn.ReLU(),
         nn.Conv2d(96, len(ALPHABET) + 1, 1),  # blank first, then ALPHABET
     )
+
+
+def load_folded(torch, network, path):
+    """The weights and biases of an exported model's convolutions, in order, into a folded network."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(path)
+    constants = {tensor.name: numpy_helper.to_array(tensor) for tensor in model.graph.initializer}
+    convolutions = [module for module in network if isinstance(module, torch.nn.Conv2d)]
+    nodes = [node for node in model.graph.node if node.op_type == "Conv"]
+    if len(nodes) != len(convolutions):
+        raise SystemExit(f"line-model: {path} has {len(nodes)} convolutions, the network {len(convolutions)}")
+    with torch.no_grad():
+        for module, node in zip(convolutions, nodes):
+            weight, bias = constants[node.input[1]], constants[node.input[2]]
+            if tuple(weight.shape) != tuple(module.weight.shape):
+                raise SystemExit(f"line-model: {path}: weights {weight.shape}, expected {tuple(module.weight.shape)}")
+            module.weight.copy_(torch.from_numpy(weight.copy()))
+            module.bias.copy_(torch.from_numpy(bias.copy()))
+
+
+def read_cut_lines(folders, limit=None):
+    """The lines of `gbgbridge-mrz-bench --dump-lines` files in folders (sorted by name): each a
+    header `LINE width text ...` and LINE_HEIGHT x width signed bytes, the input times 32."""
+    lines = []
+    for folder in folders:
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(".lines"):
+                continue
+            with open(os.path.join(folder, name), "rb") as file:
+                data = file.read()
+            at = 0
+            while at < len(data):
+                end = data.index(b"\n", at)
+                fields = data[at:end].decode("ascii").split(" ")
+                width, text = int(fields[1]), fields[2]
+                size = LINE_HEIGHT * width
+                values = np.frombuffer(data, dtype=np.int8, count=size, offset=end + 1)
+                at = end + 1 + size
+                if width > MAXIMUM_WIDTH or any(c not in ALPHABET for c in text):
+                    continue
+                lines.append(((values.astype(np.float32) / 32).reshape(LINE_HEIGHT, width).astype(np.float16), text))
+                if limit is not None and len(lines) >= limit:
+                    return lines
+    return lines
 
 
 def batches(rng, data, size):
@@ -285,6 +344,11 @@ def main():
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=4207)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--check-seed", type=int, help="the held-out lines' seed (the seed plus one unless given)")
+    parser.add_argument("--start-from", help="an exported model to train further")
+    parser.add_argument("--cut-lines", action="append", default=[], help="a folder of cut lines (repeatable)")
+    parser.add_argument("--check-cut-lines", action="append", default=[], help="a folder of held-out cut lines")
+    parser.add_argument("--learning-rate", type=float, default=3e-3, help="the schedule's highest rate")
     args = parser.parse_args()
     start = time.time()
 
@@ -292,22 +356,38 @@ def main():
         print(f"line-model: [{time.time() - start:.0f} s] {message}", file=sys.stderr, flush=True)
 
     train_data = render(args.seed, args.lines, args.jobs)
-    check_data = render(args.seed + 1, args.check_lines, args.jobs)
-    log(f"{len(train_data)} training lines, {len(check_data)} held-out lines (seed {args.seed + 1})")
+    check_seed = args.seed + 1 if args.check_seed is None else args.check_seed
+    check_data = render(check_seed, args.check_lines, args.jobs)
+    log(f"{len(train_data)} training lines, {len(check_data)} held-out lines (seed {check_seed})")
+    cut_data = read_cut_lines(args.cut_lines)
+    check_cut = read_cut_lines(args.check_cut_lines, limit=1500)
+    if args.cut_lines or args.check_cut_lines:
+        log(f"{len(cut_data)} cut training lines, {len(check_cut)} held-out cut lines")
+    train_data = train_data + cut_data
 
     import torch
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
-    network = build_network(torch)
+    network = build_network(torch, folded=args.start_from is not None)
+    if args.start_from:
+        load_folded(torch, network, args.start_from)
+        log(f"starting from {args.start_from}")
     log(f"{sum(p.numel() for p in network.parameters())} weights")
     ctc = torch.nn.CTCLoss(blank=0, zero_infinity=True)
     optimiser = torch.optim.Adam(network.parameters(), lr=2e-3)
     rng = np.random.default_rng(args.seed + 2)
     batch_size = 12
     steps = args.epochs * math.ceil(len(train_data) / batch_size)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=args.learning_rate, total_steps=steps, pct_start=0.15)
+    if args.start_from:
+        exact, chars = evaluate(torch, network, check_data)
+        log(f"before: held-out lines exact {exact:.3f}, characters right {chars:.4f}")
+        if check_cut:
+            exact, chars = evaluate(torch, network, check_cut)
+            log(f"before: held-out cut lines exact {exact:.3f}, characters right {chars:.4f}")
     done = 0
     for epoch in range(args.epochs):
         total = 0.0
@@ -328,6 +408,9 @@ def main():
         exact, chars = evaluate(torch, network, check_data)
         log(f"epoch {epoch + 1}: loss {total / len(train_data):.4f}; held-out lines exact {exact:.3f}, "
             f"characters right {chars:.4f}")
+        if check_cut:
+            exact, chars = evaluate(torch, network, check_cut)
+            log(f"epoch {epoch + 1}: held-out cut lines exact {exact:.3f}, characters right {chars:.4f}")
         # Written after every epoch, so that a long run can be looked at before it ends.
         network.eval()
         export(torch, network, args.out)
