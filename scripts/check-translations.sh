@@ -14,7 +14,7 @@ scripts/update-translations.sh --check || status=1
 # the code whose text is fully translated (add a folder here once its strings are wrapped).
 # A line that is meant to stay English says why with "// untranslated: <reason>", at its end or
 # on the line above it.
-translated_code=(Sources/gbgbridge-shell Sources/GBGBridgeGTK/Window Sources/GBGBridgeGTK/Transport/LoadFailureClassifier.swift Sources/GBGBridgeCapture)
+translated_code=(Sources/gbgbridge-shell Sources/GBGBridgeGTK/Window Sources/GBGBridgeGTK/Transport/LoadFailureClassifier.swift Sources/GBGBridgeCapture Sources/Cameras)
 unwrapped=$(find "${translated_code[@]}" -name '*.swift' -print0 | sort -z | xargs -0 awk '
     FNR == 1 { previous = "" }
     /(\.usage|ValidationError|Error\(description:|showNotice|ShellOutput\.(note|error|warning)|gtk_label_new|gtk_label_set_text|gtk_button_new_with_(mnemonic|label)|gtk_window_set_title|gtk_dialog_add_button|message:|reason:)\(? ?"[A-Za-z]/ \

@@ -36,7 +36,7 @@ stage() {
         failed=$((failed + 1)); summary+=("FAILED  $name ($((SECONDS - start)) s)")
         failures+=("--- $name ($log):")
         mapfile -t -O "${#failures[@]}" failures < <(
-            grep -a -E '✘|error:|FAIL|Traceback|AssertionError|Expectation failed' "$log" | cut -c1-400 | tail -n 12)
+            grep -a -E '✘|error:|FAIL|Traceback|AssertionError|Expectation failed|out of date|is missing|incomplete|obsolete' "$log" | cut -c1-400 | tail -n 12)
     fi
 }
 skip() { skipped=$((skipped + 1)); summary+=("skipped $1 ($2)"); }
