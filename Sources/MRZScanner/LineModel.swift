@@ -63,17 +63,23 @@ public final class LineModel {
         return String(modelPath[...slash]) + fileName
     }
 
-    /// Loads and checks a model file.
-    public init(contentsOf path: String) throws(LineModelError) {
+    /// Checks a model file without loading it in this process: its size, then the trial in a child
+    /// process (its verdict kept for the file). What ``init(contentsOf:)`` does before it loads.
+    public static func check(contentsOf path: String) throws(LineModelError) {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, access(path, R_OK) == 0 else {
             throw .notFound(path: path)
         }
-        guard status.st_size <= Self.maximumFileSize else {
-            throw .invalid("\(status.st_size) bytes, more than \(Self.maximumFileSize)")
+        guard status.st_size <= maximumFileSize else {
+            throw .invalid("\(status.st_size) bytes, more than \(maximumFileSize)")
         }
         guard status.st_size > 0 else { throw .invalid("an empty file") }
-        try Self.trial(path, status)
+        try trial(path, status)
+    }
+
+    /// Loads and checks a model file.
+    public init(contentsOf path: String) throws(LineModelError) {
+        try Self.check(contentsOf: path)
         var error = [CChar](repeating: 0, count: 512)
         guard let net = gbg_line_net_create(path, &error, error.count) else {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

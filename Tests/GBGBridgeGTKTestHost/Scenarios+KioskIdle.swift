@@ -115,21 +115,10 @@ extension Scenarios {
     /// The kiosk's idle warning window, while it is on screen.
     @MainActor
     private static func idleWarningWindow() -> UnsafeMutablePointer<GtkWindow>? {
-        guard let list = gtk_window_list_toplevels() else { return nil }
-        defer { g_list_free(list) }
-        var node: UnsafeMutablePointer<GList>? = list
-        while let current = node {
-            if let data = current.pointee.data {
-                let candidate = gtkCast(raw: data, to: GtkWindow.self)
-                if let title = gtk_window_get_title(candidate), String(cString: title) == "Are you still there?",
-                    gtk_widget_get_mapped(gtkCast(candidate)) != 0
-                {
-                    return candidate
-                }
-            }
-            node = current.pointee.next
+        ToplevelWindows.all().first { candidate in
+            gtk_window_get_title(candidate).map { String(cString: $0) } == "Are you still there?"
+                && gtk_widget_get_mapped(gtkCast(candidate)) != 0
         }
-        return nil
     }
 
     /// The first button inside `widget`.

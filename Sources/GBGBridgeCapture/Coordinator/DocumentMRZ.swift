@@ -35,7 +35,7 @@ public struct MRZReadingSetup: Sendable, Equatable {
     public func checkLineModel() -> String? {
         let path = LineModel.path(besideOCRModel: modelPath)
         do {
-            _ = try LineModel(contentsOf: path)
+            try LineModel.check(contentsOf: path)
             return nil
         } catch .notFound {
             return nil
