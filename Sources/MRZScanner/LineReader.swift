@@ -53,10 +53,7 @@ public final class LineReader {
             let input = Self.lineInput(
                 crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right, inkIsBright: found.inkIsBright
             )
-            guard
-                let line = read(
-                    crop, top: box.top, bottom: box.bottom, left: box.left, right: box.right,
-                    inkIsBright: found.inkIsBright)
+            guard let line = read(input, top: box.top, bottom: box.bottom, left: box.left, right: box.right)
             else { return [] }
             lines.append((input.values, input.width, line))
         }
@@ -96,7 +93,17 @@ public final class LineReader {
     func read(_ crop: GrayImage, top: Double, bottom: Double, left: Double, right: Double, inkIsBright: Bool)
         -> OCRLine?
     {
-        let input = Self.lineInput(crop, top: top, bottom: bottom, left: left, right: right, inkIsBright: inkIsBright)
+        read(
+            Self.lineInput(crop, top: top, bottom: bottom, left: left, right: right, inkIsBright: inkIsBright),
+            top: top, bottom: bottom, left: left, right: right)
+    }
+
+    /// The network's reading of a prepared line (``lineInput(_:top:bottom:left:right:inkIsBright:)``) cut
+    /// between those rows and columns of the crop, in the crop's coordinates.
+    private func read(
+        _ input: (values: [Float], width: Int, scale: Double), top: Double, bottom: Double, left: Double,
+        right: Double
+    ) -> OCRLine? {
         guard let (scores, steps) = model.run(input.values, width: input.width) else { return nil }
         let symbols = Self.decode(scores, steps: steps).map { read in
             OCRSymbol(
