@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "GBGBridge", targets: ["GBGBridge"]),
         .library(name: "GBGBridgeGTK", targets: ["GBGBridgeGTK"]),
+        .library(name: "GBGBridgeToolkit", targets: ["GBGBridgeToolkit"]),
+        .library(name: "GBGBridgeCapabilities", targets: ["GBGBridgeCapabilities"]),
         .library(name: "BlockingWork", targets: ["BlockingWork"]),
         .library(name: "VideoFrame", targets: ["VideoFrame"]),
         .library(name: "V4L2Capture", targets: ["V4L2Capture"]),
@@ -50,16 +52,27 @@ let package = Package(
         .systemLibrary(name: "CGettext"),
         .target(name: "GBGBridgeLocalization", dependencies: ["CGettext"], swiftSettings: strict),
 
-        // WebKitGTK transport and widgets.
+        // GTK 3 and WebKitGTK 4.1.
         .systemLibrary(
             name: "CWebKitGTK",
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
+        // The toolkit layer every window of the app stands on: checked GObject casts, signals, the
+        // dialog scaffold and questions, accessibility, image encoding, the GLib main loop. No protocol.
+        .target(
+            name: "GBGBridgeToolkit", dependencies: ["CWebKitGTK", "PNGEncoding", "VideoFrame"],
+            swiftSettings: strict),
+        // What a capability is to the app (`HostCapability`), the run's capabilities and their shared
+        // store. Capability modules depend on this, not on the journey window.
+        .target(
+            name: "GBGBridgeCapabilities", dependencies: ["GBGBridge", "CWebKitGTK"], swiftSettings: strict),
+        // The journey window and the WebKitGTK transport.
         .target(
             name: "GBGBridgeGTK",
             dependencies: [
-                "GBGBridge", "GBGBridgeLocalization", "CWebKitGTK", "PNGEncoding", "BlockingWork", "VideoFrame",
+                "GBGBridge", "GBGBridgeToolkit", "GBGBridgeCapabilities", "GBGBridgeLocalization", "CWebKitGTK",
+                "BlockingWork",
             ],
             swiftSettings: strict),
         // Lossless PNG for captured frames, fast enough for the answer; zlib for its checksums.
@@ -99,7 +112,8 @@ let package = Package(
             name: "GBGBridgeCapture",
             dependencies: [
                 "Cameras",
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "V4L2Capture", "PipeWireCapture",
+                "GBGBridge", "GBGBridgeToolkit", "GBGBridgeCapabilities", "GBGBridgeLocalization", "CWebKitGTK",
+                "V4L2Capture", "PipeWireCapture",
                 "MRZScanner", "MRZReader", "OCREngine", "BlockingWork", "VideoFrame", "CFaceDetection",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -145,7 +159,8 @@ let package = Package(
         .target(
             name: "GBGBridgeNFC",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK", "PCSCReader", "CardReaders",
+                "GBGBridge", "GBGBridgeToolkit", "GBGBridgeCapabilities", "GBGBridgeLocalization", "CWebKitGTK",
+                "PCSCReader", "CardReaders",
                 "EMRTD", "COpenJPEG", "MRZReader", "BlockingWork", "VideoFrame",
             ],
             swiftSettings: strict
@@ -155,7 +170,8 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-shell",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities", "GBGBridgeLocalization",
+                "CWebKitGTK",
                 "GBGBridgeCapture", "Cameras", "GBGBridgeNFC", "CardReaders", "EMRTD", "BlockingWork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -166,7 +182,8 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-capture-bench",
             dependencies: [
-                "GBGBridgeCapture", "Cameras", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "VideoFrame",
+                "GBGBridgeCapture", "Cameras", "GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities",
+                "CWebKitGTK", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
@@ -200,7 +217,8 @@ let package = Package(
         .executableTarget(
             name: "gbgbridge-gtk-testhost",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "V4L2Capture", "PipeWireCapture", "VideoFrame",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities", "CWebKitGTK", "V4L2Capture",
+                "PipeWireCapture", "VideoFrame",
                 "GBGBridgeNFC",
             ],
             path: "Tests/GBGBridgeGTKTestHost",
@@ -209,14 +227,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "gbgbridge-webkit-bench",
-            dependencies: ["GBGBridge", "GBGBridgeGTK", "CWebKitGTK"],
+            dependencies: ["GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities", "CWebKitGTK"],
             path: "Benchmarks/WebKitBenchmarks",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "gbgbridge-dialog-testhost",
             dependencies: [
-                "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture", "Cameras", "GBGBridgeLocalization", "CWebKitGTK",
+                "GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities", "GBGBridgeCapture", "Cameras",
+                "GBGBridgeLocalization", "CWebKitGTK",
                 "GBGBridgeGTKTestSupport", "GBGBridgeNFC", "EMRTD",
             ],
             path: "Tests/GBGBridgeDialogTestHost",
@@ -228,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeCaptureTests",
             dependencies: [
-                "GBGBridgeCapture", "Cameras", "V4L2Capture", "CWebKitGTK", "GBGBridge", "GBGBridgeTestSupport",
+                "GBGBridgeCapture", "Cameras", "GBGBridgeToolkit", "GBGBridgeCapabilities", "V4L2Capture", "CWebKitGTK",
+                "GBGBridge", "GBGBridgeTestSupport",
                 "GBGBridgeGTKTestSupport", "VideoFrame", "MRZScanner", "MRZReader",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -237,7 +257,7 @@ let package = Package(
             name: "PipeWireCaptureTests",
             dependencies: [
                 "PipeWireCapture", "GBGBridgeCapture", "Cameras", "V4L2Capture", "CWebKitGTK", "GBGBridge",
-                "GBGBridgeGTK",
+                "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities",
                 "GBGBridgeTestSupport", "GBGBridgeGTKTestSupport", "VideoFrame",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -252,7 +272,8 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeNFCTests",
             dependencies: [
-                "GBGBridgeNFC", "EMRTD", "PCSCReader", "CardReaders", "GBGBridge", "GBGBridgeGTK", "GBGBridgeCapture",
+                "GBGBridgeNFC", "EMRTD", "PCSCReader", "CardReaders", "GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit",
+                "GBGBridgeCapabilities", "GBGBridgeCapture",
                 "CWebKitGTK",
                 "GBGBridgeTestSupport", "VideoFrame",
                 "GBGBridgeGTKTestSupport",

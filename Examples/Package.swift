@@ -24,6 +24,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GBGBridge", package: "gbgbridge-linux"),
                 .product(name: "GBGBridgeGTK", package: "gbgbridge-linux"),
+                .product(name: "GBGBridgeToolkit", package: "gbgbridge-linux"),
                 .product(name: "GBGBridgeCapture", package: "gbgbridge-linux"),
             ]
         ),

@@ -6,7 +6,7 @@ import Crypto
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeCapture
-import GBGBridgeGTK
+import GBGBridgeToolkit
 import VideoFrame
 
 #if canImport(Glibc)

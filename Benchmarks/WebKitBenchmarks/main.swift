@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

@@ -23,7 +23,7 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 /// Drains the main dispatch queue; must be called on the main thread.
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
-// GObject casts are Swift's `gtkCast` (GBGBridgeGTK/Toolkit/GtkCast.swift), which checks the type.
+// GObject casts are Swift's `gtkCast` (GBGBridgeToolkit/GtkCast.swift), which checks the type.
 
 /// A web view in `context` that an automation session (WebDriver) may drive: `is-controlled-by-automation`
 /// is construct-only, so it is set here, where the variadic constructor can be called.

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 
 /// Lets a WebDriver session (WebKitGTK's `WebKitWebDriver`) drive a journey.
 ///

@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeToolkit
 
 /// Wires a `WebKitWebView` to a ``BridgeHost``.
 ///

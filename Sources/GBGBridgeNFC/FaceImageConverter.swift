@@ -1,7 +1,7 @@
 import COpenJPEG
 import EMRTD
 import FoundationEssentials
-import GBGBridgeGTK
+import GBGBridgeToolkit
 import VideoFrame
 
 /// Makes a chip's face image something a web page can show: JPEG stays as it is; JPEG 2000

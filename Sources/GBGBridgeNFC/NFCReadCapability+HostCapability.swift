@@ -1,6 +1,6 @@
 import CardReaders
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 
 /// The chip reader as one of the app's capabilities: ``install(sharing:)``, ``parentWindow`` and
 /// ``stop()`` as declared on the type; an `nfc.read` nobody handles (no reader connected, or

@@ -4,7 +4,7 @@ import CardReaders
 import EMRTD
 import FoundationEssentials
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import PCSCReader
 
 /// The `nfc.read` capability: reads the chip of a passport or identity card on a PC/SC reader and

@@ -1,8 +1,8 @@
 import BlockingWork
 import CWebKitGTK
 import EMRTD
-import GBGBridgeGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// The window a person sees while a chip is read: where to put the document (in words and in a
 /// picture, a new position suggested after each "no document found"), progress per file, what to do

@@ -1,3 +1,4 @@
+import GBGBridgeCapabilities
 import GBGBridgeGTK
 
 extension JourneyRun {

@@ -2,6 +2,7 @@ import BlockingWork
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeCapabilities
 import GBGBridgeGTK
 import GBGBridgeLocalization
 

@@ -2,9 +2,10 @@ import CWebKitGTK
 import Cameras
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import GBGBridgeGTKTestSupport
 import GBGBridgeTestSupport
+import GBGBridgeToolkit
 import Testing
 
 @testable import GBGBridgeCapture

@@ -1,6 +1,6 @@
 import Cameras
 import Foundation
-import GBGBridgeGTK
+import GBGBridgeToolkit
 import Testing
 
 @testable import GBGBridgeCapture

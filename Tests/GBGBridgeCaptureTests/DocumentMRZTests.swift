@@ -1,7 +1,6 @@
 import Cameras
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
 import Glibc
 import Testing
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeCapabilities
 import GBGBridgeCapture
-import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import CWebKitGTK
-import GBGBridgeGTK
 import GBGBridgeGTKTestSupport
 import GBGBridgeTestSupport
+import GBGBridgeToolkit
 import Testing
 
 /// The checked GTK casts the windows use: a subclass passes, a wrong type traps with both type names.

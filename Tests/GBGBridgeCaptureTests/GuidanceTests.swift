@@ -1,5 +1,4 @@
 import Cameras
-import GBGBridgeGTK
 import Testing
 import VideoFrame
 

@@ -1,10 +1,11 @@
 import CWebKitGTK
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import GBGBridgeGTKTestSupport
 import GBGBridgeLocalization
 import GBGBridgeTestSupport
+import GBGBridgeToolkit
 import Testing
 import VideoFrame
 

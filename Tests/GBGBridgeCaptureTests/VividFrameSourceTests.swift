@@ -1,6 +1,5 @@
 import Cameras
 import Foundation
-import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Glibc
 import Testing

@@ -7,6 +7,7 @@ import GBGBridgeGTK
 import GBGBridgeGTKTestSupport
 import GBGBridgeLocalization
 import GBGBridgeNFC
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

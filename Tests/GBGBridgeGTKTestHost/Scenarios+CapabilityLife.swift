@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeCapabilities
 import GBGBridgeGTK
 
 extension Scenarios {

@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 extension Scenarios {
     /// The delivery path through the web-process extension, against a hostile page (docs/transport.md, threat

@@ -1,7 +1,9 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeCapabilities
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 @testable import GBGBridgeNFC
 

@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 extension Scenarios {
     /// The kiosk's idle reset as a person meets it, under openbox: an untouched session is left

@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 extension Scenarios {
     /// A reload settles every request in flight and nothing stale reaches the new page.

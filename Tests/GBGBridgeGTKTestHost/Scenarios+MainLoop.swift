@@ -1,6 +1,7 @@
 import CWebKitGTK
 import Dispatch
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

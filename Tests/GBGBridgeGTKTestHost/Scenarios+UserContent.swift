@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 extension Scenarios {
     /// User scripts and message handlers an embedder adds through the transport survive a

@@ -1,6 +1,5 @@
 import EMRTD
 import Foundation
-import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Testing
 import VideoFrame

@@ -1,6 +1,5 @@
 import CWebKitGTK
 import GBGBridge
-import GBGBridgeGTK
 import GBGBridgeTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Cameras
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import PipeWireCapture
 import Testing
 import VideoFrame

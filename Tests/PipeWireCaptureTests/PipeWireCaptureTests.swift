@@ -2,7 +2,7 @@ import CGStreamer
 import Cameras
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import Testing
 import V4L2Capture
 import VideoFrame

@@ -1,9 +1,10 @@
 import CWebKitGTK
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import GBGBridgeGTKTestSupport
 import GBGBridgeTestSupport
+import GBGBridgeToolkit
 import Testing
 
 @testable import GBGBridgeCapture

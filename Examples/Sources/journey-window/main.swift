@@ -11,6 +11,7 @@ import FoundationEssentials
 import GBGBridge
 import GBGBridgeCapture
 import GBGBridgeGTK
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

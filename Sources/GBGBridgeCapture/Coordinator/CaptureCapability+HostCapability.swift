@@ -1,5 +1,5 @@
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 
 /// The cameras as one of the app's capabilities: ``parentWindow`` as declared on the type; a page
 /// reset, the end of a session or of the run closes every capture window, even one that shows a

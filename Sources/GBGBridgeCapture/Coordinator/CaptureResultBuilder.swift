@@ -2,7 +2,7 @@ import BlockingWork
 import Crypto
 import FoundationEssentials
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeToolkit
 import VideoFrame
 
 /// Turns captured frames or still-image files into the typed slot results: documents as PNG, selfies as

@@ -1,7 +1,6 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
-import GBGBridgeGTK
 import MRZReader
 import MRZScanner
 import OCREngine

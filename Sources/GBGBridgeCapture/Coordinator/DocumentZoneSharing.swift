@@ -1,5 +1,5 @@
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 
 extension CaptureCapability {
     /// Keeps what the answers of this slot (the document slot) bring to the page in `store`, under

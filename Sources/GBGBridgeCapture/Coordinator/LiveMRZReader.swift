@@ -1,6 +1,5 @@
 import BlockingWork
 import GBGBridge
-import GBGBridgeGTK
 import MRZReader
 import MRZScanner
 import Synchronization

@@ -1,5 +1,4 @@
 import Cameras
-import GBGBridgeGTK
 import VideoFrame
 
 #if canImport(Glibc)

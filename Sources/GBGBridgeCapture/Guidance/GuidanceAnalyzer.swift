@@ -1,4 +1,3 @@
-import GBGBridgeGTK
 import VideoFrame
 
 /// Judges whether a preview frame is good enough to capture: exposure, glare inside the guide and focus.

@@ -1,4 +1,3 @@
-import GBGBridgeGTK
 import VideoFrame
 
 /// Everything a preview needs for live guidance in one value: rate limit, analysis and steadying.

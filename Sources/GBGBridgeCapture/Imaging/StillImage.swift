@@ -1,6 +1,6 @@
 import CWebKitGTK
 import FoundationEssentials
-import GBGBridgeGTK
+import GBGBridgeToolkit
 
 /// A PNG or JPEG held in memory, with its true size and MIME type (read by decoding it once,
 /// after checking that the file is complete: see ``ImageCompleteness``).

@@ -1,5 +1,4 @@
 import GBGBridge
-import GBGBridgeGTK
 import VideoFrame
 
 /// The photo a capture window hands back: the chosen frame, the frames just before it (oldest first) and

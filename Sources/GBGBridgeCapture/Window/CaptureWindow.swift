@@ -1,8 +1,8 @@
 import CWebKitGTK
 import Cameras
 import GBGBridge
-import GBGBridgeGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 import VideoFrame
 
 /// The GTK 3 capture dialog: live preview with a guide, Capture (after a countdown for selfies), then

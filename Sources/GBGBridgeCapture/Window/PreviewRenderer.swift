@@ -1,5 +1,4 @@
 import CWebKitGTK
-import GBGBridgeGTK
 import VideoFrame
 
 /// Draws preview frames: converts an ``RGBFrame`` into a cairo image once per frame, then paints it scaled

@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// Turns WebKit's load errors into ``JourneyLoadFailure`` values with sentences a person can read.
 enum LoadFailureClassifier {

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 
 /// A user script that a ``WebKitBridgeTransport`` keeps on its web view.
 ///

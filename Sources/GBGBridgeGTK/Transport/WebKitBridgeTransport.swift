@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// Connects one `WebKitWebView` to a ``BridgeHost``.
 ///

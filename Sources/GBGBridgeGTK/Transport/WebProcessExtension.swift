@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 #if canImport(Glibc)
     import Glibc

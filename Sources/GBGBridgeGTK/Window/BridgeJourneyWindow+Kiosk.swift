@@ -3,6 +3,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// How a journey window behaves in front of the public (a bank branch, a kiosk).
 public struct KioskConfiguration: Sendable, Equatable {

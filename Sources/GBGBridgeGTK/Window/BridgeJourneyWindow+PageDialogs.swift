@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 
 /// A window of the desktop's own that a page can ask WebKit to open.
 public enum PageDialogKind: String, Sendable, CaseIterable {

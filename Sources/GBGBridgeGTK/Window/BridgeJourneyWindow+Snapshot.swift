@@ -1,6 +1,7 @@
 import CWebKitGTK
 import GBGBridge
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 extension BridgeJourneyWindow {
     /// Why a snapshot could not be written.

@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// How a journey window answers a page that asks for the camera with `getUserMedia`.
 public enum WebCameraAccess: String, Sendable, CaseIterable {

@@ -1,7 +1,9 @@
 import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
+import GBGBridgeCapabilities
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// A GTK window running one web journey against a ``BridgeHost``.
 ///

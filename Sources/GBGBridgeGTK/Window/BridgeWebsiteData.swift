@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// Where a journey's website data lives: cookies, localStorage, IndexedDB, CacheStorage,
 /// service workers, the HTTP cache, HSTS entries.

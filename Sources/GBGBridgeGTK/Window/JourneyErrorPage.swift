@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 
 /// The journey window's error page, as one part: the failure it shows in place of the web view,
 /// its view, and in kiosk mode the automatic retries, waiting longer after each failure

@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// The window's own error page, shown instead of the web view when the journey could not be
 /// loaded: what failed in plain words, the address (selectable), the certificate's problems

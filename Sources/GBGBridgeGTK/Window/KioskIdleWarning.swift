@@ -1,5 +1,6 @@
 import CWebKitGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// The kiosk's question before an idle reset: "Are you still there?", a countdown to the reset
 /// and a Continue button (WCAG 2.2.1: warned, with time and a simple action to extend).

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 
 /// Clearing a web context's website data until WebKit reports none left.
 enum KioskWipe {

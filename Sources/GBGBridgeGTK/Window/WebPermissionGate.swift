@@ -2,6 +2,7 @@ import CWebKitGTK
 import FoundationEssentials
 import GBGBridge
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 
 /// The journey window's part that answers the page's permission requests: the camera (and, if
 /// allowed, the microphone) only for the journey's own documents, after the person's answer or

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 
 extension Signal {
     /// `context-menu`: the menu WebKit is about to show (event and hit test ignored), returning "handled".

@@ -45,12 +45,12 @@ package final class SignalConnections {
 // @unchecked: `Closure` is one of the `@MainActor` handler types in `Signal`; the box is made on the
 // main actor and only read by trampolines that GLib calls on the main loop's thread.
 /// A Swift closure owned by a GObject signal connection.
-final class SignalClosureBox<Closure>: @unchecked Sendable {
-    let closure: Closure
-    init(_ closure: Closure) { self.closure = closure }
+package final class SignalClosureBox<Closure>: @unchecked Sendable {
+    package let closure: Closure
+    package init(_ closure: Closure) { self.closure = closure }
 
     /// The closure stored in the box at `data` (borrowed, not retained).
-    static func closure(from data: gpointer?) -> Closure {
+    package static func closure(from data: gpointer?) -> Closure {
         Unmanaged<SignalClosureBox<Closure>>.fromOpaque(data!).takeUnretainedValue().closure
     }
 }
