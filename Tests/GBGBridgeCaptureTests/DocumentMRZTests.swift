@@ -57,6 +57,31 @@ struct DocumentMRZTests {
         #expect(unavailable["status"] == "unavailable")
     }
 
+    @Test(
+        "kept scanners read a photo as a new one does, from several threads at once, and the shelf stays bounded",
+        .enabled(if: modelBuilt))
+    func keptScanners() async throws {
+        let page = try #require(FileManager.default.contents(atPath: dataPage))
+        let image = try #require(DocumentMRZ.luminance(ofImageFile: page))
+        let fresh = DocumentMRZ.read(image, setup: setup)
+        guard case .object(let zone) = fresh else {
+            Issue.record("no zone")
+            return
+        }
+        #expect(zone["status"] == "read")
+        let readings = await withTaskGroup(of: JSONValue.self) { group in
+            for _ in 0..<4 {
+                group.addTask { DocumentMRZ.read(image, setup: setup) }
+            }
+            return await group.reduce(into: [JSONValue]()) { $0.append($1) }
+        }
+        #expect(readings.count == 4)
+        #expect(readings.allSatisfy { $0 == fresh })
+        var taken: [AnyObject] = []
+        while let scanner = ScannerShelf.shared.take(modelPath: setup.modelPath) { taken.append(scanner) }
+        #expect((1...ScannerShelf.capacity).contains(taken.count))
+    }
+
     @Test("the preview's zone and the photo's: agreement, disagreement, and one without the other")
     func combining() {
         let lines = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
