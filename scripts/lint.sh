@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Checks the Swift sources against .swift-format (the toolchain's `swift format`) and the licensing
-# of every file against REUSE.toml (`reuse lint`, REUSE 3.3). Fails on any finding.
+# Checks the Swift sources against .swift-format (the toolchain's `swift format`), the licensing
+# of every file against REUSE.toml (`reuse lint`, REUSE 3.3), and docs/architecture.md's module
+# table and layering against Package.swift and the imports (scripts/check-architecture.py). Fails
+# on any finding.
 #   scripts/lint.sh --fix   rewrites the Swift files in place first
 # reuse comes from PyPI (Debian 12's 1.1 predates REUSE.toml), pinned, in a virtual environment
 # under .build/ made on first use.
@@ -15,6 +17,7 @@ if [ "${1:-}" = --fix ]; then
     swift format format --in-place --recursive --parallel "${paths[@]}"
 fi
 swift format lint --strict --recursive --parallel "${paths[@]}"
+/usr/bin/python3 scripts/check-architecture.py
 
 reuse_version=6.2.0
 venv=.build/reuse-venv
