@@ -29,13 +29,16 @@ struct gbg_face_finder {
     /// Frames with a face since the last search for smaller faces beside them, and how many it found.
     int companionTurn = 0;
     int companions = 0;
+    /// The faces the first search found on the last frame, on the grey copy (empty when it found none).
+    std::vector<cv::Rect> previous;
     cv::Mat grey, small, larger, eyeRegion, faceRegion, laplacian, flipped;
 };
 
 namespace {
 
-/// The searches made when no upright frontal face is found, one per frame in turn.
-enum ExtraSearch { kSmallFaces, kProfileLeft, kProfileRight, kTiltLeft, kTiltRight, kExtraSearches };
+/// The searches made when no upright frontal face is found, one per frame in turn: all of them run within any
+/// three frames in a row.
+enum ExtraSearch { kSmallFaces, kProfiles, kTilts, kExtraSearches };
 
 /// Width the eye search and the face measures work at: eyes are then 20 to 32 pixels wide, just above the
 /// eye cascade's 20-pixel window.
@@ -223,43 +226,84 @@ extern "C" int gbg_face_finder_find(
         cv::equalizeHist(finder->small, finder->small);
         int minimum = std::max(20, int(std::lround(smallWidth * double(min_face_share))));
         std::vector<cv::Rect> found;
-        finder->face.detectMultiScale(finder->small, found, 1.1, 4, 0, cv::Size(minimum, minimum));
+        // On the frames that also look for smaller faces (every third with a face), the first search looks only
+        // near last frame's faces, at their sizes, so that frame costs about what the others do; the frames in
+        // between search the whole picture, and so does this one when a face was not found there again.
+        bool narrowed = false;
+        if (!finder->previous.empty() && (finder->companionTurn + 1) % 3 == 0) {
+            cv::Rect near = finder->previous.front();
+            int smallest = near.width;
+            int largest = near.width;
+            for (const cv::Rect &face : finder->previous) {
+                near |= face;
+                smallest = std::min(smallest, face.width);
+                largest = std::max(largest, face.width);
+            }
+            int margin = largest / 2 + 2;
+            near = cv::Rect(near.x - margin, near.y - margin, near.width + 2 * margin, near.height + 2 * margin)
+                & cv::Rect(0, 0, smallWidth, smallHeight);
+            int from = std::max(minimum, int(smallest / 1.3));
+            int upTo = std::max(from, int(std::ceil(largest * 1.3)));
+            if (near.width >= from && near.height >= from) {
+                finder->face.detectMultiScale(
+                    finder->small(near), found, 1.1, 4, 0, cv::Size(from, from), cv::Size(upTo, upTo));
+                for (cv::Rect &face : found) face += near.tl();
+                narrowed = found.size() >= finder->previous.size();
+            }
+        }
+        if (!narrowed) {
+            found.clear();
+            finder->face.detectMultiScale(finder->small, found, 1.1, 4, 0, cv::Size(minimum, minimum));
+        }
+        finder->previous = found;
         double foundScale = scale;
         int foundOffset = 0;
         int companions = 0;
         cv::Rect middleSmall(smallWidth / 5, 0, smallWidth * 3 / 5, smallHeight);
+        cv::Rect wideSmall(smallWidth / 10, 0, smallWidth * 4 / 5, smallHeight);
         int turned = 0;
         if (found.empty()) {
             // No frontal face of the usual sizes. One further search per frame, in turn, keeps the cost of an
-            // empty room low: faces too small for the cascade's window on the grey copy (searched on a copy
-            // twice as wide: a person far away is told to move closer), faces turned aside (the profile
-            // cascade, both ways) and faces tilted (the frontal cascade on the copy turned 20 degrees either
-            // way). A search that found something is tried first on the next frame. These search the middle
-            // three fifths of the picture only, where the oval is.
+            // empty room low, and all three run within any three frames in a row (the hint needs three
+            // analyses that agree): faces too small for the cascade's window on the grey copy (down to two
+            // thirds of it, on a copy 1.5 times as wide, across the middle four fifths of the picture: a
+            // person far away is told to move closer, two people further back are two faces), faces turned
+            // aside (the profile cascade, both ways) and faces tilted (the frontal cascade on the copy turned
+            // 20 degrees either way; these two in the middle three fifths, where the oval is). A search that
+            // found something is tried first on the next frame.
             std::vector<cv::Rect> other;
             cv::Mat centre = finder->small(middleSmall);
             cv::Point2f middle(middleSmall.width / 2.0f, smallHeight / 2.0f);
+            auto profiles = [&](bool flipped) {
+                if (flipped) cv::flip(centre, finder->flipped, 1);
+                std::vector<cv::Rect> seen;
+                finder->profile.detectMultiScale(
+                    flipped ? finder->flipped : centre, seen, 1.15, 4, 0, cv::Size(minimum, minimum));
+                other.insert(other.end(), seen.begin(), seen.end());
+            };
+            auto tilted = [&](double degrees) {
+                cv::warpAffine(
+                    centre, finder->flipped, cv::getRotationMatrix2D(middle, degrees, 1.0), centre.size(),
+                    cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+                std::vector<cv::Rect> seen;
+                finder->face.detectMultiScale(finder->flipped, seen, 1.15, 4, 0, cv::Size(minimum, minimum));
+                other.insert(other.end(), seen.begin(), seen.end());
+            };
             auto run = [&](int kind) -> bool {
                 other.clear();
                 switch (kind) {
                 case kSmallFaces:
-                    if (!findSmallFaces(*finder, middleSmall, scale, 2, minimum, found, foundOffset)) return false;
-                    foundScale = scale / 2;
+                    if (!findSmallFaces(*finder, wideSmall, scale, 1.5, minimum, found, foundOffset)) return false;
+                    foundScale = scale / 1.5;
                     return !found.empty();
-                case kProfileLeft:
-                case kProfileRight:
+                case kProfiles:
                     if (!finder->hasProfile) return false;
-                    if (kind == kProfileRight) cv::flip(centre, finder->flipped, 1);
-                    finder->profile.detectMultiScale(
-                        kind == kProfileRight ? finder->flipped : centre, other, 1.15, 4, 0,
-                        cv::Size(minimum, minimum));
+                    profiles(false);
+                    profiles(true);
                     break;
                 default:
-                    cv::warpAffine(
-                        centre, finder->flipped,
-                        cv::getRotationMatrix2D(middle, kind == kTiltLeft ? 20.0 : -20.0, 1.0), centre.size(),
-                        cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-                    finder->face.detectMultiScale(finder->flipped, other, 1.15, 4, 0, cv::Size(minimum, minimum));
+                    tilted(20.0);
+                    tilted(-20.0);
                     break;
                 }
                 turned += int(other.size());
@@ -325,7 +369,14 @@ extern "C" int gbg_face_finder_find(
             out.y = float(box.y);
             out.width = float(box.width);
             out.height = float(box.height);
-            findEyes(*finder, box, out);
+            // Eyes only in the largest face: with more than one face the hint is "only one person" whatever
+            // their eyes are.
+            if (index == 0) {
+                findEyes(*finder, box, out);
+            } else {
+                out.eyes_found = 0;
+                out.eyes_open = -1;
+            }
             measureFace(*finder, box, out);
         }
         return count;
