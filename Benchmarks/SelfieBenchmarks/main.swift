@@ -68,8 +68,24 @@ var times: [Double] = []
 /// As the live preview sees a scene: `analyses` successive analysed frames of it (the searches made when no
 /// face is found take turns from frame to frame); the last one's finding counts, as the hint shown needs
 /// three analyses in a row.
+/// `GBGBRIDGE_SELFIE_BENCH_DUMP`: a folder the composed frames are written to (binary PPM, numbered in order),
+/// to look at the cases by eye or replay them elsewhere.
+let dumpFolder = ProcessInfo.processInfo.environment["GBGBRIDGE_SELFIE_BENCH_DUMP"]
+var dumped = 0
+
+@MainActor func dump(_ frame: RGBFrame) {
+    guard let dumpFolder else { return }
+    var data = Data("P6\n\(frame.width) \(frame.height)\n255\n".utf8)
+    for row in 0..<frame.height {
+        data.append(contentsOf: frame.bytes[(row * frame.bytesPerLine)..<(row * frame.bytesPerLine + frame.width * 3)])
+    }
+    try? data.write(to: URL(fileURLWithPath: dumpFolder + String(format: "/%04d.ppm", dumped)))
+    dumped += 1
+}
+
 @MainActor func timedFind(_ scene: FaceScene, analyses: Int = 3) -> FaceFinding {
     let frame = scene.render()
+    dump(frame)
     var finding = timedFind(frame)
     for _ in 1..<analyses { finding = timedFind(frame) }
     return finding

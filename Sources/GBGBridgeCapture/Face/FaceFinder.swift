@@ -27,7 +27,8 @@ public struct DetectedFace: Sendable, Equatable {
     public var width: Double
     /// Height of the face box.
     public var height: Double
-    /// Centres of the eye on the picture's left and on its right, when a pair was found.
+    /// Centres of the eye on the picture's left and on its right, when a pair was found (the finder looks for
+    /// eyes in the largest face of a frame only).
     public var eyes: (left: Point, right: Point)?
     /// True when the open-eye cascade found both eyes; false when only the cascade that also takes eyes behind
     /// glasses (and closed eyes) found them; nil when no pair was found. Cascades cannot tell closed eyes from
