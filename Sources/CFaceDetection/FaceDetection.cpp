@@ -36,8 +36,8 @@ struct gbg_face_finder {
 
 namespace {
 
-/// The searches made when no upright frontal face is found, one per frame in turn: all of them run within any
-/// three frames in a row.
+/// The searches made when no upright frontal face is found, one per frame in turn: unless one keeps finding
+/// something (it is then repeated), all of them run within any three frames in a row.
 enum ExtraSearch { kSmallFaces, kProfiles, kTilts, kExtraSearches };
 
 /// Width the eye search and the face measures work at: eyes are then 20 to 32 pixels wide, just above the
@@ -264,13 +264,13 @@ extern "C" int gbg_face_finder_find(
         int turned = 0;
         if (found.empty()) {
             // No frontal face of the usual sizes. One further search per frame, in turn, keeps the cost of an
-            // empty room low, and all three run within any three frames in a row (the hint needs three
-            // analyses that agree): faces too small for the cascade's window on the grey copy (down to two
-            // thirds of it, on a copy 1.5 times as wide, across the middle four fifths of the picture: a
-            // person far away is told to move closer, two people further back are two faces), faces turned
-            // aside (the profile cascade, both ways) and faces tilted (the frontal cascade on the copy turned
-            // 20 degrees either way; these two in the middle three fifths, where the oval is). A search that
-            // found something is tried first on the next frame.
+            // empty room low, and unless one keeps finding something all three run within any three frames
+            // in a row (the hint needs three analyses that agree): faces too small for the cascade's window
+            // on the grey copy (down to two thirds of it, on a copy 1.5 times as wide, across the middle
+            // four fifths of the picture: a person far away is told to move closer, two people further back
+            // are two faces), faces turned aside (the profile cascade, both ways) and faces tilted (the
+            // frontal cascade on the copy turned 20 degrees either way; these two in the middle three
+            // fifths, where the oval is). A search that found something is tried first on the next frame.
             std::vector<cv::Rect> other;
             cv::Mat centre = finder->small(middleSmall);
             cv::Point2f middle(middleSmall.width / 2.0f, smallHeight / 2.0f);

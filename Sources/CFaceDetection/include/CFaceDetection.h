@@ -45,14 +45,15 @@ void gbg_face_finder_destroy(gbg_face_finder *finder);
 /// Writes up to `capacity` faces, largest first, and returns how many were found (possibly more than
 /// `capacity`), or -1 on an error. `min_face_share` is the smallest face width searched, as a share of the
 /// frame's width. When no frontal face of the usual sizes is found, one further search runs per call, in
-/// turn (the one that found something last time first), so that all have run within three calls: faces too
-/// small for the first search, faces turned aside (the profile cascade, both ways) and faces tilted (the
-/// frontal cascade on the picture turned 20 degrees either way). `*profiles` (if not NULL) is then set to the number of turned or tilted faces seen (a face seen so
+/// turn (the one that found something last time first), so that all have run within three calls unless one
+/// keeps finding something: faces too small for the first search, faces turned aside (the profile cascade,
+/// both ways) and faces tilted (the frontal cascade on the picture turned 20 degrees either way).
+/// `*profiles` (if not NULL) is then set to the number of turned or tilted faces seen (a face seen so
 /// in the last few calls counts as one); otherwise to 0. When faces are found, every third call also looks
 /// for smaller faces beside them (someone further back); those count in the returned number (not
 /// described in `faces`) until the next such look. On those calls the first search looks only near the
-/// faces of the call before, at their sizes (the whole picture again when it finds fewer there). Successive calls should be successive frames of one
-/// camera.
+/// faces of the call before, at their sizes (the whole picture again when it finds fewer there).
+/// Successive calls should be successive frames of one camera.
 int gbg_face_finder_find(
     gbg_face_finder *finder, const uint8_t *rgb, int width, int height, int stride, int analysis_width,
     float min_face_share, gbg_face *faces, int capacity, int *profiles);
