@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "GBGBridgeNFC", targets: ["GBGBridgeNFC"]),
         .library(name: "MRZReader", targets: ["MRZReader"]),
         .library(name: "MRZScanner", targets: ["MRZScanner"]),
+        .library(name: "GBGBridgeBarcode", targets: ["GBGBridgeBarcode"]),
         .executable(name: "gbgbridge-shell", targets: ["gbgbridge-shell"]),
     ],
     // Ranges, so an application that embeds the libraries resolves together with its own
@@ -166,6 +167,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The barcode.read capability: PDF417 and QR codes read from a camera of the Cameras service with
+        // zxing-cpp (Debian's libzxing-dev) behind a plain C interface; a third capability that needs no other
+        // capability's module.
+        .target(name: "CBarcodeReader", linkerSettings: [.linkedLibrary("ZXing")]),
+        .target(
+            name: "GBGBridgeBarcode",
+            dependencies: [
+                "Cameras", "CBarcodeReader", "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
+                "BlockingWork", "VideoFrame",
+            ],
+            swiftSettings: strict),
+
         // The desktop app.
         .executableTarget(
             name: "gbgbridge-shell",
@@ -173,6 +186,7 @@ let package = Package(
                 "GBGBridge", "GBGBridgeGTK", "GBGBridgeToolkit", "GBGBridgeCapabilities", "GBGBridgeLocalization",
                 "CWebKitGTK",
                 "GBGBridgeCapture", "Cameras", "GBGBridgeNFC", "CardReaders", "EMRTD", "BlockingWork",
+                "GBGBridgeBarcode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -279,6 +293,12 @@ let package = Package(
                 "GBGBridgeGTKTestSupport",
             ]
         ),
+        .testTarget(
+            name: "GBGBridgeBarcodeTests",
+            dependencies: [
+                "GBGBridgeBarcode", "Cameras", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport",
+                "VideoFrame",
+            ]),
         .testTarget(name: "ShellTests", dependencies: [], exclude: ["Fixtures"]),
     ]
 )

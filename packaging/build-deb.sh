@@ -48,6 +48,7 @@ install_build_dependencies() {
         librsvg2-bin
         pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libv4l-dev libpcsclite-dev libssl-dev libopenjp2-7-dev
         libtesseract-dev libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev libopencv-dnn-dev opencv-data
+        libzxing-dev
     )
     local missing=() p
     for p in "${needed[@]}"; do

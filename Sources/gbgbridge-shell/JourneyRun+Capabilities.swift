@@ -1,3 +1,4 @@
+import GBGBridgeBarcode
 import GBGBridgeCapabilities
 import GBGBridgeGTK
 
@@ -15,7 +16,10 @@ extension JourneyRun {
     ///
     /// A new capability is one more entry here: a method that makes it (in a file of its own).
     func installCapabilities() async {
-        let makers: [@MainActor () -> RunCapability?] = [cameraCapability, chipReaderCapability]
+        let makers: [@MainActor () -> RunCapability?] = [
+            cameraCapability, chipReaderCapability,
+            { [self] in RunCapability(capability: BarcodeReadCapability(host: host, camera: settings.camera)) },
+        ]
         for make in makers {
             guard let made = make() else { continue }
             await capabilities.install(made.capability)

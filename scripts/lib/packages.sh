@@ -5,12 +5,13 @@
 # Building the shell and everything it links: WebKitGTK and GTK, V4L2, GStreamer (PipeWire cameras),
 # PC/SC, libcrypto, OpenJPEG, Tesseract, the gettext tools for the message catalogues, and OpenCV's
 # object detection with the cascades of opencv-data for the selfie's face guidance (also needed at run time),
-# and OpenCV's dnn module for the MRZ scanner's line reader.
+# OpenCV's dnn module for the MRZ scanner's line reader, and zxing-cpp for barcode.read (PDF417 and QR codes).
 BUILD_PACKAGES=(
     build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libv4l-dev python3
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev zlib1g-dev
     libpcsclite-dev libssl-dev libopenjp2-7-dev libtesseract-dev gettext
     libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev libopencv-dnn-dev opencv-data
+    libzxing-dev
 )
 # PipeWire cameras without hardware: a private PipeWire and WirePlumber, GStreamer's PipeWire
 # elements and its test source for a virtual camera node.

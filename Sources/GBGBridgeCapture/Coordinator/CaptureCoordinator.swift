@@ -200,16 +200,13 @@ public final class CaptureCoordinator {
 
     /// The index in `sources` of the camera with `identity`, or 0 (the first) when it is not offered.
     public nonisolated static func preferredIndex(of identity: CameraIdentity?, in sources: [any FrameSource]) -> Int {
-        guard let identity else { return 0 }
-        return sources.firstIndex { Self.identity(of: $0) == identity } ?? 0
+        CameraCatalog.preferredIndex(of: identity, in: sources)
     }
 
     /// A camera source's stable identity: the V4L2 card and bus, or for a PipeWire camera its name and
     /// `pipewire:` followed by its object path. Nil for sources that are not cameras.
     public nonisolated static func identity(of source: any FrameSource) -> CameraIdentity? {
-        if let camera = source as? V4L2FrameSource { return camera.identity }
-        if let camera = source as? PipeWireFrameSource { return camera.identity }
-        return nil
+        CameraCatalog.identity(of: source)
     }
 
     // MARK: Hot-plug
@@ -437,51 +434,23 @@ public final class CaptureCoordinator {
 
     // MARK: Cameras
 
-    /// Scans `/dev/video*` on the blocking pool (it opens every node); nothing when cancelled before it starts.
+    /// Scans `/dev/video*` on the blocking pool (``CameraCatalog/scan(includeFormats:)``).
     nonisolated static func scanCameras(includeFormats: Bool = false) async -> CameraScan {
-        (try? await BlockingPool.shared.run { CameraDiscovery.scan(includeFormats: includeFormats) })
-            ?? CameraScan(devices: [], failures: [])
+        await CameraCatalog.scan(includeFormats: includeFormats)
     }
 
-    /// Sources for `choice`: usable cameras first, then nodes that failed to open (opening those again
-    /// reports the real reason: permission or busy). With `kind`, each camera's formats are read and the
-    /// best mode for that kind is asked for (``CameraMode/best(for:among:)``); without, 1920x1080.
+    /// Sources for `choice` (``CameraCatalog/sources(for:purpose:)``): usable cameras first, then nodes that
+    /// failed to open. With `kind`, each camera's formats are read and the best mode for that kind is asked for;
+    /// without, 1920x1080. ``CameraChoice/synthetic`` is the moving test picture of ``SyntheticFrameSource``.
     nonisolated static func cameraSources(for choice: CameraChoice, kind: CaptureKind? = nil) async -> [any FrameSource]
     {
-        let withFormats = kind != nil
-        func pipeWireSource(_ camera: PipeWireCamera) -> PipeWireFrameSource {
+        if choice == .synthetic { return [SyntheticFrameSource(name: "Synthetic test camera")] }
+        let purpose: CameraMode.Purpose? =
             switch kind {
-            case .document: return PipeWireFrameSource(camera: camera, purpose: .document)
-            case .selfie: return PipeWireFrameSource(camera: camera, purpose: .selfie)
-            case nil: return PipeWireFrameSource(camera: camera)
+            case .document: .document
+            case .selfie: .selfie
+            case nil: nil
             }
-        }
-        func source(_ device: CameraDevice) -> V4L2FrameSource {
-            switch kind {
-            case .document: return V4L2FrameSource(device: device, purpose: .document)
-            case .selfie: return V4L2FrameSource(device: device, purpose: .selfie)
-            case nil: return V4L2FrameSource(device: device)
-            }
-        }
-        switch choice {
-        case .none:
-            return []
-        case .synthetic:
-            return [SyntheticFrameSource(name: "Synthetic test camera")]
-        case .device(let path):
-            let device = try? await BlockingPool.shared.run {
-                try CameraDiscovery.describe(path: path, includeFormats: withFormats)
-            }
-            return [device.map(source) ?? V4L2FrameSource(path: path)]
-        case .pipewire(let name):
-            return await PipeWireDiscovery.cameras(named: name).map(pipeWireSource)
-        case .auto:
-            // PipeWire first (it shares cameras, and reaches those only it can drive); V4L2 only when it
-            // offers none, so that no camera is listed twice.
-            let pipeWire = await PipeWireDiscovery.scan().cameras
-            if !pipeWire.isEmpty { return pipeWire.map(pipeWireSource) }
-            let scan = await scanCameras(includeFormats: withFormats)
-            return scan.devices.map(source) + scan.failures.map { V4L2FrameSource(path: $0.devicePath) }
-        }
+        return await CameraCatalog.sources(for: choice, purpose: purpose)
     }
 }

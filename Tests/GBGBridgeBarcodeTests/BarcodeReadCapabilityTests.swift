@@ -1,0 +1,242 @@
+import CWebKitGTK
+import Cameras
+import Foundation
+import GBGBridge
+import GBGBridgeGTK
+import GBGBridgeTestSupport
+import Testing
+import VideoFrame
+
+@testable import GBGBridgeBarcode
+
+/// `barcode.read` end to end in a real GTK window under Xvfb, its camera a test camera showing a barcode: the
+/// answer, Cancel, the window's close button, no camera, a camera that fails to open or goes away, a page reset,
+/// `BUSY`, and `capability.query`. `GBGBRIDGE_SCREENSHOT_DIR` keeps a PNG of the window while it looks.
+@MainActor
+@Suite(
+    "barcode.read capability", .serialized,
+    .enabled(
+        if: ["DISPLAY", "WAYLAND_DISPLAY"].contains {
+            ProcessInfo.processInfo.environment[$0].map { !$0.isEmpty } ?? false
+        },
+        "needs a display (X11 or Wayland)"))
+struct BarcodeReadCapabilityTests {
+    init() throws {
+        try #require(gtk_init_check(nil, nil) != 0, "GTK could not open the display")
+    }
+
+    private func pump(until condition: () -> Bool, timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now > deadline { return false }
+            while g_main_context_iteration(nil, 0) != 0 {}
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    private func pump(for duration: Duration) async {
+        _ = await pump(until: { false }, timeout: duration)
+    }
+
+    /// A host with `barcode.read` installed on `cameras`, and the transport that records its answers.
+    private func makeHost(
+        cameras: @escaping BarcodeReadCapability.CameraProvider
+    ) async -> (BridgeHost, RecordingTransport, BarcodeReadCapability) {
+        let host = BridgeHost(hostVersion: "test")
+        let transport = RecordingTransport()
+        host.attach(transport: transport)
+        let capability = BarcodeReadCapability(host: host, cameras: cameras)
+        capability.confirmationTime = .milliseconds(100)
+        await capability.install(sharing: RunStore())
+        return (host, transport, capability)
+    }
+
+    /// The responses delivered for `correlationId`.
+    private func responses(_ transport: RecordingTransport, to correlationId: String) -> [BridgeMessage] {
+        transport.deliveredMessages.filter { $0.correlationId == correlationId && $0.type == .response }
+    }
+
+    /// Sends a scan request and waits for its one answer.
+    private func scan(
+        _ host: BridgeHost, _ transport: RecordingTransport, id: String = "scan-1",
+        data: [String: JSONValue]? = nil, while waiting: (BarcodeReadCapability?) async -> Void = { _ in },
+        capability: BarcodeReadCapability? = nil
+    ) async throws -> BridgeMessage {
+        host.receive(text: TestMessages.request("barcode.read", correlationId: id, data: data))
+        await waiting(capability)
+        #expect(await pump { !responses(transport, to: id).isEmpty }, "no answer to \(id)")
+        await pump(for: .milliseconds(200))
+        let answers = responses(transport, to: id)
+        #expect(answers.count == 1, "exactly one answer")
+        return try #require(answers.first)
+    }
+
+    private static func licenceCamera() throws -> PictureCamera {
+        let symbol = try #require(
+            BarcodeDecoder.render(TestPictures.licenceText, as: .pdf417, width: 640, height: 300))
+        let picture = TestPictures.place(symbol, width: 1280, height: 720, scale: 0.9, degrees: 2, noise: 12)
+        return PictureCamera(name: "Licence camera", picture: picture)
+    }
+
+    @Test("a barcode in the picture is answered once: format, text, where; the window closes")
+    func success() async throws {
+        let camera = try Self.licenceCamera()
+        let (host, transport, capability) = await makeHost { [camera] in [camera] }
+        var sawWindow = false
+        let answer = try await scan(
+            host, transport,
+            while: { capability in
+                sawWindow = await pump { capability?.window != nil }
+            }, capability: capability)
+        #expect(sawWindow)
+        #expect(answer.payload.status == .success)
+        let data = try #require(answer.payload.data)
+        #expect(data["format"] == .string("pdf417"))
+        #expect(data["text"] == .string(TestPictures.licenceText))
+        #expect(data["textTruncated"] == .bool(false))
+        guard case .object(let location) = data["location"] else {
+            Issue.record("no location")
+            return
+        }
+        #expect(location["frameWidth"] == .number(1280))
+        #expect(location["frameHeight"] == .number(720))
+        #expect(capability.window == nil)
+    }
+
+    @Test("Cancel and the window's close button each answer cancelled once, with why", arguments: [false, true])
+    func cancelAndClose(closesWindow: Bool) async throws {
+        let blank = PictureCamera(
+            name: "Blank", picture: TestPictures.place(
+                RGBFrame(width: 1, height: 1, bytesPerLine: 3, bytes: [255, 255, 255], sequence: 0,
+                    timestampNanoseconds: 0), width: 640, height: 360, scale: 1))
+        let (host, transport, capability) = await makeHost { [blank] in [blank] }
+        let answer = try await scan(
+            host, transport,
+            while: { capability in
+                #expect(await pump { capability?.window != nil })
+                await pump(for: .milliseconds(600))
+                let window = try? #require(capability?.window)
+                #expect(window?.status == "Looking for a barcode…")
+                if closesWindow {
+                    // What the window manager's close button does.
+                    if let window { gtk_window_close(window.gtkWindow) }
+                } else {
+                    window?.onCancel?(.cancelled)
+                }
+            }, capability: capability)
+        #expect(answer.payload.status == .cancelled)
+        #expect(
+            answer.payload.data?["reason"]
+                == .string(closesWindow ? BarcodeReadCapability.windowClosed : BarcodeReadCapability.cancelledByUser))
+        #expect(capability.window == nil)
+    }
+
+    @Test("no camera: unsupported, CAMERA_UNAVAILABLE, not recoverable, and no window")
+    func noCamera() async throws {
+        let (host, transport, capability) = await makeHost { [] }
+        let answer = try await scan(host, transport)
+        #expect(answer.payload.status == .unsupported)
+        #expect(answer.payload.error?.code == "CAMERA_UNAVAILABLE")
+        #expect(answer.payload.error?.recoverable == false)
+        #expect(capability.window == nil)
+    }
+
+    @Test(
+        "a camera that cannot open or goes away: one error with the camera's code",
+        arguments: [
+            ("busy", "CAMERA_BUSY", true), ("denied", "PERMISSION_DENIED", true), ("gone", "CAMERA_DISCONNECTED", true),
+            ("failed", "CAMERA_FAILED", true), ("unplugged", "CAMERA_DISCONNECTED", true),
+        ])
+    func cameraFailures(kind: String, code: String, recoverable: Bool) async throws {
+        let camera: any FrameSource =
+            switch kind {
+            case "busy": FailingCamera(error: .busy("test: EBUSY"))
+            case "denied": FailingCamera(error: .permissionDenied("test: EACCES"))
+            case "gone": FailingCamera(error: .disconnected("test"))
+            case "failed": FailingCamera(error: .failed("test: EIO"))
+            default: UnpluggedCamera()
+            }
+        let (host, transport, capability) = await makeHost { [camera] }
+        let answer = try await scan(host, transport)
+        #expect(answer.payload.status == .error)
+        #expect(answer.payload.error?.code == code)
+        #expect(answer.payload.error?.recoverable == recoverable)
+        #expect(capability.window == nil)
+    }
+
+    @Test("a second scan meanwhile is BUSY; a page reset closes the window and the next scan gets its own")
+    func busyAndPageReset() async throws {
+        let blank = PictureCamera(
+            name: "Blank",
+            picture: RGBFrame(
+                width: 320, height: 180, bytesPerLine: 960, bytes: [UInt8](repeating: 200, count: 960 * 180),
+                sequence: 0, timestampNanoseconds: 0))
+        let (host, transport, capability) = await makeHost { [blank] in [blank] }
+        host.receive(text: TestMessages.request("barcode.read", correlationId: "first"))
+        #expect(await pump { capability.window != nil })
+        let first = try #require(capability.window)
+        let second = try await scan(host, transport, id: "second")
+        #expect(second.payload.error?.code == "BUSY")
+        #expect(second.payload.error?.recoverable == true)
+
+        host.resetForNewPage(reason: "test: page reset")
+        capability.pageDidReset()
+        await pump(for: .milliseconds(200))
+        #expect(first.isClosed)
+        #expect(capability.window == nil)
+
+        host.receive(text: TestMessages.request("barcode.read", correlationId: "third"))
+        #expect(await pump { capability.window != nil && capability.window !== first })
+        capability.stop()
+        #expect(await pump { !responses(transport, to: "third").isEmpty })
+        #expect(responses(transport, to: "third").first?.payload.status == .cancelled)
+    }
+
+    @Test("capability.query lists barcode.read; with no camera choice its requests are still answered")
+    func query() async throws {
+        let (host, transport, _) = await makeHost { [] }
+        host.receive(text: TestMessages.request("capability.query", correlationId: "query"))
+        #expect(await pump { !responses(transport, to: "query").isEmpty })
+        let data = try #require(responses(transport, to: "query").first?.payload.data)
+        guard case .object(let capabilities) = data["capabilities"], case .object(let entry) = capabilities["barcode.read"]
+        else {
+            Issue.record("barcode.read is not listed: \(data)")
+            return
+        }
+        #expect(entry["supported"] == .bool(true))
+
+        let off = BarcodeReadCapability(host: host, camera: .none)
+        let request = try BridgeMessage(json: TestMessages.request("barcode.read", correlationId: "off"))
+        #expect(off.answerUnhandled(request, on: host))
+        #expect(responses(transport, to: "off").first?.payload.error?.code == "CAMERA_UNAVAILABLE")
+    }
+
+    @Test("the window while it looks (screenshot with GBGBRIDGE_SCREENSHOT_DIR)")
+    func screenshot() async throws {
+        let symbol = try #require(
+            BarcodeDecoder.render(TestPictures.licenceText, as: .pdf417, width: 640, height: 300))
+        // Too small and noisy to read, so the window stays up looking.
+        let picture = TestPictures.place(symbol, width: 1280, height: 720, scale: 0.25, degrees: 25, noise: 90)
+        let camera = PictureCamera(name: "Screenshot camera", picture: picture)
+        let (host, _, capability) = await makeHost { [camera] in [camera] }
+        host.receive(text: TestMessages.request("barcode.read", correlationId: "look"))
+        #expect(await pump { capability.window?.status == "Looking for a barcode…" })
+        await pump(for: .milliseconds(500))
+        let window = try #require(capability.window)
+        let view = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window.gtkWindow))
+        #expect(gtk_widget_get_mapped(view) != 0)
+        if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
+            let surface = try #require(
+                cairo_image_surface_create(
+                    CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width(view), gtk_widget_get_allocated_height(view)))
+            defer { cairo_surface_destroy(surface) }
+            let context = try #require(cairo_create(surface))
+            gtk_widget_draw(view, context)
+            cairo_destroy(context)
+            #expect(cairo_surface_write_to_png(surface, directory + "/barcode-window.png") == CAIRO_STATUS_SUCCESS)
+        }
+        capability.stop()
+        await pump(for: .milliseconds(200))
+    }
+}
