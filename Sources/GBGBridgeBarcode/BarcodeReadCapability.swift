@@ -49,15 +49,17 @@ public final class BarcodeReadCapability {
     /// while ``maximumRunningDecodes`` run.
     private let runningDecodes = Locked(0)
     private static let maximumRunningDecodes = 2
+    /// Whether the scan in progress waits for a decode (newer frames then only refresh the preview).
+    private var isDecoding = false
 
     // untranslated: bridge data
-    static let pageGone = "The page that asked for the scan has gone"
+    nonisolated static let pageGone = "The page that asked for the scan has gone"
     // untranslated: bridge data
-    static let appClosing = "The app is closing"
+    nonisolated static let appClosing = "The app is closing"
     // untranslated: bridge data
-    static let cancelledByUser = "Cancelled by the user"
+    nonisolated static let cancelledByUser = "Cancelled by the user"
     // untranslated: bridge data
-    static let windowClosed = "The scan window was closed"
+    nonisolated static let windowClosed = "The scan window was closed"
 
     /// `barcode.read` on the cameras of `camera`; with ``CameraChoice/none`` it is not offered (its requests are
     /// still answered, `CAMERA_UNAVAILABLE`).
@@ -133,16 +135,18 @@ public final class BarcodeReadCapability {
             return
         }
         let source = sources[CameraCatalog.preferredIndex(of: preferences?.load(), in: sources)]
-        let window = BarcodeReadWindow(parent: parentWindow)
-        self.window = window
-        window.present()
+        let scanWindow = BarcodeReadWindow(parent: parentWindow)
+        window = scanWindow
+        scanWindow.present()
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            let once = ResumeOnce(continuation)
-            pendingOutcome = once
-            window.onCancel = { leaving in
-                once.resume(.cancelled(reason: leaving == .closed ? Self.windowClosed : Self.cancelledByUser))
+            MainActor.assumeIsolated {
+                let once = ResumeOnce(continuation)
+                pendingOutcome = once
+                scanWindow.onCancel = { leaving in
+                    once.resume(.cancelled(reason: leaving == .closed ? Self.windowClosed : Self.cancelledByUser))
+                }
+                scanTask = Task { await self.scan(source, formats: formats, in: scanWindow, answering: once) }
             }
-            scanTask = Task { await self.scan(source, formats: formats, in: window, answering: once) }
         }
         if scan == generation {
             pendingOutcome = nil
@@ -152,7 +156,7 @@ public final class BarcodeReadCapability {
         switch outcome {
         case .found(let reading):
             if scan == generation {
-                window.showFound(reading)
+                scanWindow.showFound(reading)
                 try? await Task.sleep(for: confirmationTime)
             }
             guard scan == generation else {
@@ -184,21 +188,21 @@ public final class BarcodeReadCapability {
             once.resume(.failed(BarcodeReadFailure(error), detail: error.detail))
             return
         }
-        var decoding: Task<Void, Never>?
-        defer { decoding?.cancel() }
+        isDecoding = false
         do {
             for try await frame in frames {
                 guard !Task.isCancelled, !once.isResumed else { return }
                 window.show(frame)
-                guard decoding == nil, runningDecodes.withLock({ $0 }) < Self.maximumRunningDecodes else { continue }
-                decoding = Task { [runningDecodes, decodeTimeLimit] in
-                    runningDecodes.withLock { $0 += 1 }
+                guard !isDecoding, runningDecodes.withLock({ $0 }) < Self.maximumRunningDecodes else { continue }
+                isDecoding = true
+                Task { [runningDecodes, decodeTimeLimit] in
                     let reading = await BlockingPool.shared.run(atMost: decodeTimeLimit) {
+                        runningDecodes.withLock { $0 += 1 }
                         defer { runningDecodes.withLock { $0 -= 1 } }
                         return BarcodeDecoder.decode(frame, formats: formats)
                     }
                     if let reading = reading ?? nil { once.resume(.found(reading)) }
-                    decoding = nil
+                    self.isDecoding = false
                 }
             }
             guard !Task.isCancelled else { return }
@@ -212,7 +216,7 @@ public final class BarcodeReadCapability {
     }
 
     /// The formats asked for: `formats` in the request's data (`["pdf417", "qrCode"]`), both when absent.
-    static func formats(from data: [String: JSONValue]?) throws(BarcodeReadFailure) -> Set<BarcodeFormat> {
+    nonisolated static func formats(from data: [String: JSONValue]?) throws(BarcodeReadFailure) -> Set<BarcodeFormat> {
         guard let value = data?["formats"] else { return Set(BarcodeFormat.allCases) }
         // untranslated: bridge data
         let wanted = "formats must be a non-empty list of \"pdf417\" and \"qrCode\""
@@ -228,7 +232,7 @@ public final class BarcodeReadCapability {
     }
 
     /// The answer's data: the format, the text (bounded), whether it was cut, and the code's box in the frame.
-    static func responseData(_ reading: BarcodeReading) -> [String: JSONValue] {
+    nonisolated static func responseData(_ reading: BarcodeReading) -> [String: JSONValue] {
         [
             "format": .string(reading.format.rawValue),
             "text": .string(reading.text),

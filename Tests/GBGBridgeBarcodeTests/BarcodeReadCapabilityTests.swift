@@ -212,31 +212,48 @@ struct BarcodeReadCapabilityTests {
         #expect(responses(transport, to: "off").first?.payload.error?.code == "CAMERA_UNAVAILABLE")
     }
 
-    @Test("the window while it looks (screenshot with GBGBRIDGE_SCREENSHOT_DIR)")
-    func screenshot() async throws {
+    /// Draws `window` into `directory/name` (a PNG) when `GBGBRIDGE_SCREENSHOT_DIR` names a directory.
+    private func screenshot(_ window: BarcodeReadWindow, named name: String) throws {
+        guard let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] else { return }
+        let view = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window.gtkWindow))
+        let surface = try #require(
+            cairo_image_surface_create(
+                CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width(view), gtk_widget_get_allocated_height(view)))
+        defer { cairo_surface_destroy(surface) }
+        let context = try #require(cairo_create(surface))
+        gtk_widget_draw(view, context)
+        cairo_destroy(context)
+        #expect(cairo_surface_write_to_png(surface, directory + "/" + name) == CAIRO_STATUS_SUCCESS)
+    }
+
+    @Test("the window on screen while it looks, and with the code found (screenshots with GBGBRIDGE_SCREENSHOT_DIR)")
+    func screenshots() async throws {
         let symbol = try #require(
             BarcodeDecoder.render(TestPictures.licenceText, as: .pdf417, width: 640, height: 300))
-        // Too small and noisy to read, so the window stays up looking.
-        let picture = TestPictures.place(symbol, width: 1280, height: 720, scale: 0.25, degrees: 25, noise: 90)
-        let camera = PictureCamera(name: "Screenshot camera", picture: picture)
-        let (host, _, capability) = await makeHost { [camera] in [camera] }
+        // Too small and noisy to read: the window stays up looking.
+        let unreadable = PictureCamera(
+            name: "Unreadable", picture: TestPictures.place(
+                symbol, width: 1280, height: 720, scale: 0.25, degrees: 25, noise: 90))
+        let (host, _, capability) = await makeHost { [unreadable] in [unreadable] }
         host.receive(text: TestMessages.request("barcode.read", correlationId: "look"))
         #expect(await pump { capability.window?.status == "Looking for a barcode…" })
         await pump(for: .milliseconds(500))
-        let window = try #require(capability.window)
-        let view = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window.gtkWindow))
-        #expect(gtk_widget_get_mapped(view) != 0)
-        if let directory = ProcessInfo.processInfo.environment["GBGBRIDGE_SCREENSHOT_DIR"] {
-            let surface = try #require(
-                cairo_image_surface_create(
-                    CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width(view), gtk_widget_get_allocated_height(view)))
-            defer { cairo_surface_destroy(surface) }
-            let context = try #require(cairo_create(surface))
-            gtk_widget_draw(view, context)
-            cairo_destroy(context)
-            #expect(cairo_surface_write_to_png(surface, directory + "/barcode-window.png") == CAIRO_STATUS_SUCCESS)
-        }
+        let looking = try #require(capability.window)
+        #expect(gtk_widget_get_mapped(UnsafeMutablePointer<GtkWidget>(OpaquePointer(looking.gtkWindow))) != 0)
+        try screenshot(looking, named: "barcode-window-looking.png")
         capability.stop()
+        await pump(for: .milliseconds(200))
+
+        let licence = try Self.licenceCamera()
+        let (readingHost, _, reading) = await makeHost { [licence] in [licence] }
+        reading.confirmationTime = .seconds(5)
+        readingHost.receive(text: TestMessages.request("barcode.read", correlationId: "found"))
+        #expect(await pump { reading.window?.status == "Barcode read." })
+        await pump(for: .milliseconds(300))
+        let found = try #require(reading.window)
+        #expect(found.announcements == ["Barcode read."])
+        try screenshot(found, named: "barcode-window.png")
+        reading.stop()
         await pump(for: .milliseconds(200))
     }
 }
