@@ -8,9 +8,11 @@
 #include <ZXing/ReadBarcode.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -29,6 +31,38 @@ int ownFormat(ZXing::BarcodeFormat format) {
     }
 }
 
+/// zxing-cpp 1.4 finds a PDF417 symbol only while its rows are nearly level (a couple of degrees, less for short
+/// rows); a card held by hand is often turned more. When nothing is found, the frame's luminance is turned by
+/// these angles (degrees) in turn and searched for PDF417 again.
+const double pdf417RetryAngles[] = {-2, 2, -4, 4, -6, 6, -8, 8, -10, 10};
+
+/// `rgb` as luminance turned by `degrees` about its centre (nearest neighbour, uncovered corners white).
+std::vector<uint8_t> turnedLuminance(const uint8_t *rgb, int width, int height, int stride, double degrees) {
+    std::vector<uint8_t> turned(size_t(width) * size_t(height), 255);
+    const double radians = degrees * M_PI / 180, cosine = std::cos(radians), sine = std::sin(radians);
+    const double centreX = width / 2.0, centreY = height / 2.0;
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const double dx = x - centreX, dy = y - centreY;
+            const int sourceX = int(std::floor(cosine * dx - sine * dy + centreX));
+            const int sourceY = int(std::floor(sine * dx + cosine * dy + centreY));
+            if (sourceX < 0 || sourceY < 0 || sourceX >= width || sourceY >= height) continue;
+            const uint8_t *pixel = rgb + size_t(sourceY) * size_t(stride) + size_t(sourceX) * 3;
+            turned[size_t(y) * size_t(width) + size_t(x)] = uint8_t((pixel[0] * 77 + pixel[1] * 150 + pixel[2] * 29) >> 8);
+        }
+    }
+    return turned;
+}
+
+ZXing::DecodeHints hintsFor(ZXing::BarcodeFormats formats) {
+    ZXing::DecodeHints hints;
+    hints.setFormats(formats);
+    hints.setTryHarder(true);
+    hints.setTryRotate(true);
+    hints.setBinarizer(ZXing::Binarizer::LocalAverage);
+    return hints;
+}
+
 }  // namespace
 
 extern "C" int gbg_barcode_read(
@@ -39,12 +73,20 @@ extern "C" int gbg_barcode_read(
     if (!(formats & (GBG_BARCODE_PDF417 | GBG_BARCODE_QR_CODE))) return -1;
     try {
         ZXing::ImageView image(rgb, width, height, ZXing::ImageFormat::RGB, stride);
-        ZXing::DecodeHints hints;
-        hints.setFormats(zxingFormats(formats));
-        hints.setTryHarder(true);
-        hints.setTryRotate(true);
-        hints.setBinarizer(ZXing::Binarizer::LocalAverage);
-        ZXing::Result result = ZXing::ReadBarcode(image, hints);
+        ZXing::Result result = ZXing::ReadBarcode(image, hintsFor(zxingFormats(formats)));
+        // Where the symbol was found on a turned picture, its corners are turned back into the frame's.
+        double turnedBy = 0;
+        if (!result.isValid() && (formats & GBG_BARCODE_PDF417)) {
+            for (double degrees : pdf417RetryAngles) {
+                std::vector<uint8_t> turned = turnedLuminance(rgb, width, height, stride, degrees);
+                ZXing::ImageView view(turned.data(), width, height, ZXing::ImageFormat::Lum);
+                result = ZXing::ReadBarcode(view, hintsFor(ZXing::BarcodeFormat::PDF417));
+                if (result.isValid()) {
+                    turnedBy = degrees;
+                    break;
+                }
+            }
+        }
         if (!result.isValid()) return 0;
         int format = ownFormat(result.format());
         if (format == 0) return 0;
@@ -52,9 +94,11 @@ extern "C" int gbg_barcode_read(
         found->format = format;
         found->text_length = utf8.size();
         const ZXing::Position &position = result.position();
+        const double radians = turnedBy * M_PI / 180, cosine = std::cos(radians), sine = std::sin(radians);
         for (int corner = 0; corner < 4; ++corner) {
-            found->corner_x[corner] = position[corner].x;
-            found->corner_y[corner] = position[corner].y;
+            const double dx = position[corner].x - width / 2.0, dy = position[corner].y - height / 2.0;
+            found->corner_x[corner] = int(std::lround(cosine * dx - sine * dy + width / 2.0));
+            found->corner_y[corner] = int(std::lround(sine * dx + cosine * dy + height / 2.0));
         }
         if (text_capacity > 0) std::memcpy(text, utf8.data(), std::min(utf8.size(), text_capacity));
         return 1;

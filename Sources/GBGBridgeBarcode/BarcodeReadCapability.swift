@@ -3,6 +3,7 @@ import CWebKitGTK
 import Cameras
 import GBGBridge
 import GBGBridgeGTK
+import VideoFrame
 
 /// The `barcode.read` capability: opens the chosen camera in a small window, looks for a PDF417 code (the back of
 /// identity cards and driving licences) or a QR code in its frames, and answers once with the format, the text and

@@ -4,7 +4,7 @@ import GBGBridge
 /// Why `barcode.read` gave no barcode, as the journey hears it: the error code, the response status, whether
 /// asking again can help, and a sentence the journey can show (English; the journey translates by `code`). The
 /// camera failures use the codes of the capture slots, so a journey handles a camera the same way for both.
-public enum BarcodeReadFailure: Sendable, Equatable {
+public enum BarcodeReadFailure: Error, Sendable, Equatable {
     /// No camera is there (or the choice is `none`): `CAMERA_UNAVAILABLE`, status `unsupported`, not recoverable.
     case cameraUnavailable
     /// This user may not open the camera: `PERMISSION_DENIED`, recoverable once access is granted.

@@ -25,7 +25,8 @@ final class BarcodeReadWindow {
     private let statusLabel = gtk_label_new(nil)!
     private let preview = gtk_drawing_area_new()!
     private let cancelButton = gtk_button_new_with_mnemonic(tr("Ca_ncel"))!
-    private var surface: OpaquePointer?
+    /// The picture as a cairo surface, freed with the window (deinit is nonisolated; nothing else reaches it then).
+    nonisolated(unsafe) private var surface: OpaquePointer?
     private var frameWidth = 0
     private var frameHeight = 0
     private var foundBox: BarcodeReading.Box?
