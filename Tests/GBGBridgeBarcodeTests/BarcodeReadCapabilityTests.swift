@@ -206,10 +206,26 @@ struct BarcodeReadCapabilityTests {
         }
         #expect(entry["supported"] == .bool(true))
 
-        let off = BarcodeReadCapability(host: host, camera: .none)
-        let request = try BridgeMessage(json: TestMessages.request("barcode.read", correlationId: "off"))
-        #expect(off.answerUnhandled(request, on: host))
-        #expect(responses(transport, to: "off").first?.payload.error?.code == "CAMERA_UNAVAILABLE")
+        // With `--camera none` it is not registered; the run hands its requests to it as unhandled.
+        let offHost = BridgeHost(hostVersion: "test")
+        let offTransport = RecordingTransport()
+        offHost.attach(transport: offTransport)
+        let off = BarcodeReadCapability(host: offHost, camera: .none)
+        await off.install(sharing: RunStore())
+        let router = UnhandledRouter(capability: off)
+        offHost.delegate = router
+        offHost.receive(text: TestMessages.request("capability.query", correlationId: "query"))
+        offHost.receive(text: TestMessages.request("barcode.read", correlationId: "off"))
+        #expect(await pump { !responses(offTransport, to: "off").isEmpty })
+        let offData = try #require(responses(offTransport, to: "query").first?.payload.data)
+        if case .object(let offCapabilities) = offData["capabilities"] {
+            #expect(offCapabilities["barcode.read"] == nil)
+        }
+        let answer = try #require(responses(offTransport, to: "off").first)
+        #expect(answer.payload.status == .unsupported)
+        #expect(answer.payload.error?.code == "CAMERA_UNAVAILABLE")
+        #expect(answer.payload.error?.recoverable == false)
+        withExtendedLifetime(router) {}
     }
 
     /// Draws `window` into `directory/name` (a PNG) when `GBGBRIDGE_SCREENSHOT_DIR` names a directory.
@@ -255,5 +271,15 @@ struct BarcodeReadCapabilityTests {
         try screenshot(found, named: "barcode-window.png")
         reading.stop()
         await pump(for: .milliseconds(200))
+    }
+}
+
+/// What the shell's run does with a request nobody handles: offers it to the capability.
+@MainActor
+private final class UnhandledRouter: BridgeHostDelegate {
+    let capability: BarcodeReadCapability
+    init(capability: BarcodeReadCapability) { self.capability = capability }
+    func bridgeHost(_ host: BridgeHost, unhandledRequest message: BridgeMessage) {
+        _ = capability.answerUnhandled(message, on: host)
     }
 }
