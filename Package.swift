@@ -174,8 +174,8 @@ let package = Package(
         .target(
             name: "GBGBridgeBarcode",
             dependencies: [
-                "Cameras", "CBarcodeReader", "GBGBridge", "GBGBridgeGTK", "GBGBridgeLocalization", "CWebKitGTK",
-                "BlockingWork", "VideoFrame",
+                "Cameras", "CBarcodeReader", "GBGBridge", "GBGBridgeToolkit", "GBGBridgeCapabilities",
+                "GBGBridgeLocalization", "CWebKitGTK", "BlockingWork", "VideoFrame",
             ],
             swiftSettings: strict),
 
@@ -296,8 +296,8 @@ let package = Package(
         .testTarget(
             name: "GBGBridgeBarcodeTests",
             dependencies: [
-                "GBGBridgeBarcode", "Cameras", "GBGBridge", "GBGBridgeGTK", "CWebKitGTK", "GBGBridgeTestSupport",
-                "VideoFrame",
+                "GBGBridgeBarcode", "Cameras", "GBGBridge", "GBGBridgeCapabilities", "CWebKitGTK",
+                "GBGBridgeTestSupport", "VideoFrame",
             ]),
         .testTarget(name: "ShellTests", dependencies: [], exclude: ["Fixtures"]),
     ]

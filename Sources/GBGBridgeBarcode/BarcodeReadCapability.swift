@@ -2,7 +2,7 @@ import BlockingWork
 import CWebKitGTK
 import Cameras
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import VideoFrame
 
 /// The `barcode.read` capability: opens the chosen camera in a small window, looks for a PDF417 code (the back of

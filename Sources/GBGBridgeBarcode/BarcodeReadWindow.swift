@@ -1,6 +1,6 @@
 import CWebKitGTK
-import GBGBridgeGTK
 import GBGBridgeLocalization
+import GBGBridgeToolkit
 import VideoFrame
 
 /// The barcode window: the camera's live picture, what to do, and Cancel. It shows frames and the box of a

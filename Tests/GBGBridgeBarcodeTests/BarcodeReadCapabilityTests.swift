@@ -2,7 +2,7 @@ import CWebKitGTK
 import Cameras
 import Foundation
 import GBGBridge
-import GBGBridgeGTK
+import GBGBridgeCapabilities
 import GBGBridgeTestSupport
 import Testing
 import VideoFrame
