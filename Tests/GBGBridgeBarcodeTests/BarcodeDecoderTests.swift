@@ -36,7 +36,10 @@ struct BarcodeDecoderTests {
         #expect(reading.text == TestPictures.licenceText)
         // The box lies on the symbol where it was put (centre 700, 340), and is no bigger than it turned.
         let half = (width: 700 * scale / 2, height: 400 * scale / 2)
-        let centre = (x: Double(reading.box.x) + Double(reading.box.width) / 2, y: Double(reading.box.y) + Double(reading.box.height) / 2)
+        let centre = (
+            x: Double(reading.box.x) + Double(reading.box.width) / 2,
+            y: Double(reading.box.y) + Double(reading.box.height) / 2
+        )
         #expect(abs(centre.x - 700) < half.width && abs(centre.y - 340) < half.height, "box \(reading.box)")
         #expect(reading.box.width > 0 && Double(reading.box.width) < 2.2 * half.width, "box \(reading.box)")
     }

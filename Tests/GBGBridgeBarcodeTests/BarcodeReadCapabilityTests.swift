@@ -107,8 +107,10 @@ struct BarcodeReadCapabilityTests {
     @Test("Cancel and the window's close button each answer cancelled once, with why", arguments: [false, true])
     func cancelAndClose(closesWindow: Bool) async throws {
         let blank = PictureCamera(
-            name: "Blank", picture: TestPictures.place(
-                RGBFrame(width: 1, height: 1, bytesPerLine: 3, bytes: [255, 255, 255], sequence: 0,
+            name: "Blank",
+            picture: TestPictures.place(
+                RGBFrame(
+                    width: 1, height: 1, bytesPerLine: 3, bytes: [255, 255, 255], sequence: 0,
                     timestampNanoseconds: 0), width: 640, height: 360, scale: 1))
         let (host, transport, capability) = await makeHost { [blank] in [blank] }
         let answer = try await scan(
@@ -199,7 +201,8 @@ struct BarcodeReadCapabilityTests {
         host.receive(text: TestMessages.request("capability.query", correlationId: "query"))
         #expect(await pump { !responses(transport, to: "query").isEmpty })
         let data = try #require(responses(transport, to: "query").first?.payload.data)
-        guard case .object(let capabilities) = data["capabilities"], case .object(let entry) = capabilities["barcode.read"]
+        guard case .object(let capabilities) = data["capabilities"],
+            case .object(let entry) = capabilities["barcode.read"]
         else {
             Issue.record("barcode.read is not listed: \(data)")
             return
@@ -248,7 +251,8 @@ struct BarcodeReadCapabilityTests {
             BarcodeDecoder.render(TestPictures.licenceText, as: .pdf417, width: 640, height: 300))
         // Too small and noisy to read: the window stays up looking.
         let unreadable = PictureCamera(
-            name: "Unreadable", picture: TestPictures.place(
+            name: "Unreadable",
+            picture: TestPictures.place(
                 symbol, width: 1280, height: 720, scale: 0.25, degrees: 25, noise: 90))
         let (host, _, capability) = await makeHost { [unreadable] in [unreadable] }
         host.receive(text: TestMessages.request("barcode.read", correlationId: "look"))
