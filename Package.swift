@@ -205,6 +205,10 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "gbgbridge-barcode-bench", dependencies: ["GBGBridgeBarcode", "VideoFrame"],
+            path: "Benchmarks/BarcodeBenchmarks", swiftSettings: strict),
+
+        .executableTarget(
             name: "gbgbridge-selfie-bench", dependencies: ["GBGBridgeCapture", "VideoFrame"],
             path: "Benchmarks/SelfieBenchmarks", swiftSettings: strict),
 

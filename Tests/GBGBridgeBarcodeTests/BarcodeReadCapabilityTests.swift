@@ -144,6 +144,22 @@ struct BarcodeReadCapabilityTests {
         #expect(capability.window == nil)
     }
 
+    @Test("a chosen camera that is not there, opened through Cameras: CAMERA_UNAVAILABLE, not recoverable")
+    func missingDeviceThroughCameras() async throws {
+        let host = BridgeHost(hostVersion: "test")
+        let transport = RecordingTransport()
+        host.attach(transport: transport)
+        let capability = BarcodeReadCapability(host: host, camera: .device("/dev/video-barcode-test-missing"))
+        await capability.install(sharing: RunStore())
+        let answer = try await scan(host, transport, id: "missing")
+        #expect(answer.payload.status == .unsupported)
+        #expect(answer.payload.error?.code == "CAMERA_UNAVAILABLE")
+        #expect(answer.payload.error?.recoverable == false)
+        #expect(capability.window == nil)
+        #expect(await CameraCatalog.sources(for: .none).isEmpty)
+        #expect(await CameraCatalog.sources(for: .synthetic).isEmpty)
+    }
+
     @Test(
         "a camera that cannot open or goes away: one error with the camera's code",
         arguments: [
