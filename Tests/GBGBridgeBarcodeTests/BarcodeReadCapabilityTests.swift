@@ -211,6 +211,28 @@ struct BarcodeReadCapabilityTests {
         #expect(responses(transport, to: "third").first?.payload.status == .cancelled)
     }
 
+    @Test("a kiosk session's end closes the scan window and leaves nothing of it")
+    func sessionEnd() async throws {
+        let blank = PictureCamera(
+            name: "Blank",
+            picture: RGBFrame(
+                width: 320, height: 180, bytesPerLine: 960, bytes: [UInt8](repeating: 200, count: 960 * 180),
+                sequence: 0, timestampNanoseconds: 0))
+        let (host, transport, capability) = await makeHost { [blank] in [blank] }
+        host.receive(text: TestMessages.request("barcode.read", correlationId: "kiosk"))
+        #expect(await pump { capability.window != nil })
+        let window = try #require(capability.window)
+        let toplevel = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window.gtkWindow))
+        #expect(gtk_widget_get_mapped(toplevel) != 0)
+        host.resetForNewPage(reason: "test: kiosk wipe")
+        capability.sessionDidEnd()
+        await pump(for: .milliseconds(300))
+        #expect(window.isClosed)
+        #expect(capability.window == nil)
+        // The request was settled by the host's reset; the capability's own late answer is dropped.
+        #expect(responses(transport, to: "kiosk").count <= 1)
+    }
+
     @Test("capability.query lists barcode.read; with no camera choice its requests are still answered")
     func query() async throws {
         let (host, transport, _) = await makeHost { [] }
