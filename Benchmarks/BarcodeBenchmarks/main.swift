@@ -51,21 +51,41 @@ let cases: [(name: String, symbol: RGBFrame?, scale: Double, degrees: Double)] =
     ("QR turned 8 degrees", qr, 1.0, 8), ("no code", nil, 1.0, 0),
 ]
 print("barcode decoder, 1280 x 720 frames, noise ±20, \(runs) frames a case (wall time per frame)")
+/// Milliseconds in `duration`.
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+}
+/// "median x ms, p90 y ms" of `times`.
+func summary(_ times: [Double]) -> String {
+    let sorted = times.sorted()
+    let median = sorted[sorted.count / 2]
+    let p90 = sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
+    return "median \(String(format: "%.1f", median)) ms, p90 \(String(format: "%.1f", p90)) ms"
+}
 for item in cases {
-    var times: [Double] = []
-    var found = 0
-    for run in 0..<runs {
-        let picture = frame(item.symbol, scale: item.scale, degrees: item.degrees, noise: 20, seed: UInt64(run + 1))
-        let start = ContinuousClock.now
-        let reading = BarcodeDecoder.decode(picture)
-        let elapsed = ContinuousClock.now - start
-        times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-        if reading?.text == licenceText { found += 1 }
+    let pictures = (0..<runs).map { run in
+        frame(item.symbol, scale: item.scale, degrees: item.degrees, noise: 20, seed: UInt64(run + 1))
     }
-    times.sort()
-    let median = times[times.count / 2]
-    let p90 = times[min(times.count - 1, times.count * 9 / 10)]
-    print(
-        "\(item.name): read \(found)/\(runs), median \(String(format: "%.1f", median)) ms, p90 \(String(format: "%.1f", p90)) ms"
-    )
+    // A still: every turned search runs where the level one finds nothing.
+    var stillTimes: [Double] = []
+    var stillRead = 0
+    // A stream, as the window decodes: one turned search a frame, the angle advancing from frame to frame.
+    var streamTimes: [Double] = []
+    var streamRead = 0
+    var firstStreamRead: Int?
+    for (index, picture) in pictures.enumerated() {
+        var start = ContinuousClock.now
+        if BarcodeDecoder.decode(picture)?.text == licenceText { stillRead += 1 }
+        stillTimes.append(milliseconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        let streamed = BarcodeDecoder.decode(picture, turnedSearch: .oneAngle(counter: index))
+        streamTimes.append(milliseconds(ContinuousClock.now - start))
+        if streamed?.text == licenceText {
+            streamRead += 1
+            if firstStreamRead == nil { firstStreamRead = index + 1 }
+        }
+    }
+    let first = firstStreamRead.map { "first read on frame \($0)" } ?? "never read"
+    print("\(item.name): still read \(stillRead)/\(runs), \(summary(stillTimes))")
+    print("\(item.name): stream read \(streamRead)/\(runs), \(summary(streamTimes)), \(first)")
 }

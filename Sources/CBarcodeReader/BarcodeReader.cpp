@@ -33,8 +33,8 @@ int ownFormat(ZXing::BarcodeFormat format) {
 
 /// zxing-cpp 1.4 finds a PDF417 symbol only while its rows are nearly level (a couple of degrees, less for short
 /// rows); a card held by hand is often turned more. When nothing is found, the frame's luminance is turned by
-/// these angles (degrees) in turn and searched for PDF417 again.
-const double pdf417RetryAngles[] = {-2, 2, -4, 4, -6, 6, -8, 8, -10, 10};
+/// these angles (degrees) and searched for PDF417 again.
+const double pdf417RetryAngles[GBG_BARCODE_TURNS] = {-2, 2, -4, 4, -6, 6, -8, 8, -10, 10};
 
 /// `rgb` as luminance turned by `degrees` about its centre (nearest neighbour, uncovered corners white).
 std::vector<uint8_t> turnedLuminance(const uint8_t *rgb, int width, int height, int stride, double degrees) {
@@ -66,7 +66,7 @@ ZXing::DecodeHints hintsFor(ZXing::BarcodeFormats formats) {
 }  // namespace
 
 extern "C" int gbg_barcode_read(
-    const uint8_t *rgb, int width, int height, int stride, int formats, char *text, size_t text_capacity,
+    const uint8_t *rgb, int width, int height, int stride, int formats, int turn, char *text, size_t text_capacity,
     gbg_barcode *found) {
     if (!rgb || !found || (!text && text_capacity > 0) || width <= 0 || height <= 0 || stride < width * 3)
         return -1;
@@ -77,7 +77,10 @@ extern "C" int gbg_barcode_read(
         // Where the symbol was found on a turned picture, its corners are turned back into the frame's.
         double turnedBy = 0;
         if (!result.isValid() && (formats & GBG_BARCODE_PDF417)) {
-            for (double degrees : pdf417RetryAngles) {
+            const int first = turn < 0 ? 0 : turn % GBG_BARCODE_TURNS;
+            const int count = turn < 0 ? GBG_BARCODE_TURNS : 1;
+            for (int index = first; index < first + count; ++index) {
+                const double degrees = pdf417RetryAngles[index];
                 std::vector<uint8_t> turned = turnedLuminance(rgb, width, height, stride, degrees);
                 ZXing::ImageView view(turned.data(), width, height, ZXing::ImageFormat::Lum);
                 result = ZXing::ReadBarcode(view, hintsFor(ZXing::BarcodeFormat::PDF417));

@@ -53,9 +53,26 @@ public enum BarcodeDecoder {
     /// The largest frame looked at (4096 x 4096); a larger one finds nothing.
     public static let maximumPixels = 4096 * 4096
 
+    /// How a frame in which a level search finds nothing is searched again for a turned PDF417 symbol.
+    public enum TurnedSearch: Sendable, Equatable {
+        /// At every angle: a still, or a test (up to ten more searches when nothing is there).
+        case everyAngle
+        /// At one angle, chosen by a counter the caller increments per frame, so that a stream covers every angle
+        /// over consecutive frames while no frame costs more than two searches.
+        case oneAngle(counter: Int)
+
+        var cTurn: Int32 {
+            switch self {
+            case .everyAngle: return -1
+            case .oneAngle(let counter): return Int32(truncatingIfNeeded: counter & 0x3FFF_FFFF)
+            }
+        }
+    }
+
     /// The first symbol of `formats` found in `frame`, or nil.
     public static func decode(
-        _ frame: RGBFrame, formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases)
+        _ frame: RGBFrame, formats: Set<BarcodeFormat> = Set(BarcodeFormat.allCases),
+        turnedSearch: TurnedSearch = .everyAngle
     ) -> BarcodeReading? {
         guard !formats.isEmpty, frame.width <= 4096, frame.height <= 4096,
             frame.width * frame.height <= maximumPixels
@@ -68,7 +85,7 @@ public enum BarcodeDecoder {
                 buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { characters in
                     gbg_barcode_read(
                         pixels.baseAddress, Int32(frame.width), Int32(frame.height), Int32(frame.bytesPerLine), bits,
-                        characters, buffer.count, &found)
+                        turnedSearch.cTurn, characters, buffer.count, &found)
                 }
             }
         }

@@ -190,17 +190,20 @@ public final class BarcodeReadCapability {
             return
         }
         isDecoding = false
+        var decodesStarted = 0
         do {
             for try await frame in frames {
                 guard !Task.isCancelled, !once.isResumed else { return }
                 window.show(frame)
                 guard !isDecoding, runningDecodes.withLock({ $0 }) < Self.maximumRunningDecodes else { continue }
                 isDecoding = true
+                let turnedSearch = BarcodeDecoder.TurnedSearch.oneAngle(counter: decodesStarted)
+                decodesStarted += 1
                 Task { [runningDecodes, decodeTimeLimit] in
                     let reading = await BlockingPool.shared.run(atMost: decodeTimeLimit) {
                         runningDecodes.withLock { $0 += 1 }
                         defer { runningDecodes.withLock { $0 -= 1 } }
-                        return BarcodeDecoder.decode(frame, formats: formats)
+                        return BarcodeDecoder.decode(frame, formats: formats, turnedSearch: turnedSearch)
                     }
                     if let reading = reading ?? nil { once.resume(.found(reading)) }
                     self.isDecoding = false

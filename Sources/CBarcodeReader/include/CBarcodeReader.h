@@ -26,11 +26,17 @@ typedef struct {
     size_t text_length;
 } gbg_barcode;
 
-/// Looks for one symbol of `formats` in an RGB frame (3 bytes a pixel, `stride` bytes a row). On success writes
+/// How many turned searches for PDF417 follow a level search that found nothing (see `gbg_barcode_read`).
+enum { GBG_BARCODE_TURNS = 10 };
+
+/// Looks for one symbol of `formats` in an RGB frame (3 bytes a pixel, `stride` bytes a row). When the level search
+/// finds nothing and PDF417 is wanted, the frame is searched again turned: by every one of the GBG_BARCODE_TURNS
+/// angles when `turn` is negative (a still), by the angle `turn % GBG_BARCODE_TURNS` only otherwise (a stream passes
+/// a counter, so each frame costs at most two searches and consecutive frames cover every angle). On success writes
 /// the symbol into `found`, its text (UTF-8, at most `text_capacity` bytes, not terminated) into `text`, and
 /// returns 1; returns 0 when none is found, -1 on invalid arguments or an internal error.
 int gbg_barcode_read(
-    const uint8_t *rgb, int width, int height, int stride, int formats, char *text, size_t text_capacity,
+    const uint8_t *rgb, int width, int height, int stride, int formats, int turn, char *text, size_t text_capacity,
     gbg_barcode *found);
 
 /// Renders `text` as one symbol of `format` into a grey picture of `width` x `height` (one byte a pixel: 0 black,
