@@ -1,4 +1,4 @@
-/// Which camera the host uses for captures (`--camera DEVICE|pipewire:NAME|auto|none`).
+/// Which camera the host uses for captures (the shell's `--camera DEVICE|pipewire:NAME|auto|none|test-pattern`).
 public enum CameraChoice: Sendable, Equatable, CustomStringConvertible {
     /// Every camera found: the PipeWire daemon's cameras when it offers any, else every V4L2 capture device
     /// (in `/dev/videoN` order); the first one is preselected.
