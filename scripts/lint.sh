@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks the Swift sources against .swift-format (the toolchain's `swift format`), the licensing
 # of every file against REUSE.toml (`reuse lint`, REUSE 3.3), and docs/architecture.md's module
-# table and layering against Package.swift and the imports (scripts/check-architecture.py). Fails
-# on any finding.
+# table and layering against Package.swift and the imports (scripts/check-architecture.py), and the
+# line length of the package's description (lintian's limit). Fails on any finding.
 #   scripts/lint.sh --fix   rewrites the Swift files in place first
 # reuse comes from PyPI (Debian 12's 1.1 predates REUSE.toml), pinned, in a virtual environment
 # under .build/ made on first use.
@@ -18,6 +18,12 @@ if [ "${1:-}" = --fix ]; then
 fi
 swift format lint --strict --recursive --parallel "${paths[@]}"
 /usr/bin/python3 scripts/check-architecture.py
+# The package's description as lintian (the .deb stage) holds it: continuation lines of at most 80 characters.
+if awk '/^Description:/ { description = 1; next } !/^ / { description = 0 }
+    description && length > 80 { print FILENAME ":" FNR ": " length " characters (lintian allows 80)"; found = 1 }
+    END { exit !found }' packaging/debian/control >&2; then
+    exit 1
+fi
 
 reuse_version=6.2.0
 venv=.build/reuse-venv
