@@ -301,7 +301,7 @@ let package = Package(
             name: "GBGBridgeBarcodeTests",
             dependencies: [
                 "GBGBridgeBarcode", "Cameras", "GBGBridge", "GBGBridgeCapabilities", "CWebKitGTK",
-                "GBGBridgeTestSupport", "VideoFrame",
+                "GBGBridgeTestSupport", "GBGBridgeGTKTestSupport", "VideoFrame",
             ]),
         .testTarget(name: "ShellTests", dependencies: [], exclude: ["Fixtures"]),
     ]

@@ -25,10 +25,8 @@ final class BarcodeReadWindow {
     private let statusLabel = gtk_label_new(nil)!
     private let preview = gtk_drawing_area_new()!
     private let cancelButton = gtk_button_new_with_mnemonic(tr("Ca_ncel"))!
-    /// The picture as a cairo surface, freed with the window (deinit is nonisolated; nothing else reaches it then).
-    nonisolated(unsafe) private var surface: OpaquePointer?
-    private var frameWidth = 0
-    private var frameHeight = 0
+    /// The picture as a cairo surface, freed with the window.
+    private let picture = FrameSurface()
     private var foundBox: BarcodeReading.Box?
     /// What the status line says now (for tests).
     private(set) var status = ""
@@ -49,10 +47,6 @@ final class BarcodeReadWindow {
         setStatus(tr("Starting the camera…"))
     }
 
-    deinit {
-        if let surface { cairo_surface_destroy(surface) }
-    }
-
     /// The window's `GtkWindow`.
     var gtkWindow: UnsafeMutablePointer<GtkWindow> { dialog.gtkWindow }
 
@@ -70,8 +64,8 @@ final class BarcodeReadWindow {
     /// Shows `frame` as the live picture; the first one says the window is looking.
     func show(_ frame: RGBFrame) {
         guard !isClosed else { return }
-        if frameWidth == 0 { setStatus(tr("Looking for a barcode…")) }
-        copy(frame)
+        if picture.width == 0 { setStatus(tr("Looking for a barcode…")) }
+        picture.update(with: frame)
         gtk_widget_queue_draw(preview)
     }
 
@@ -145,36 +139,13 @@ final class BarcodeReadWindow {
 
     // MARK: Drawing
 
-    /// Copies packed RGB into the cairo xRGB surface drawn, reusing it while the size stays.
-    private func copy(_ frame: RGBFrame) {
-        if surface == nil || frameWidth != frame.width || frameHeight != frame.height {
-            if let surface { cairo_surface_destroy(surface) }
-            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height))
-            frameWidth = frame.width
-            frameHeight = frame.height
-        }
-        guard let surface, let base = cairo_image_surface_get_data(surface) else { return }
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        frame.bytes.withUnsafeBufferPointer { source in
-            guard let source = source.baseAddress else { return }
-            for y in 0..<frame.height {
-                let sourceRow = source + y * frame.bytesPerLine
-                let targetRow = UnsafeMutableRawPointer(base + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<frame.width {
-                    let pixel = sourceRow + x * 3
-                    targetRow[x] = UInt32(pixel[0]) << 16 | UInt32(pixel[1]) << 8 | UInt32(pixel[2])
-                }
-            }
-        }
-        cairo_surface_mark_dirty(surface)
-    }
-
     /// The picture scaled to fit and centred on a dark background, and the found symbol's box in green.
     private func draw(on cr: OpaquePointer, width: Double, height: Double) {
         cairo_set_source_rgb(cr, 0.08, 0.08, 0.09)
         cairo_paint(cr)
-        guard let surface, frameWidth > 0, frameHeight > 0 else { return }
+        guard let surface = picture.surface else { return }
+        let frameWidth = picture.width
+        let frameHeight = picture.height
         let scale = min(width / Double(frameWidth), height / Double(frameHeight))
         let left = (width - Double(frameWidth) * scale) / 2
         let top = (height - Double(frameHeight) * scale) / 2

@@ -3,6 +3,7 @@ import Cameras
 import Foundation
 import GBGBridge
 import GBGBridgeCapabilities
+import GBGBridgeGTKTestSupport
 import GBGBridgeTestSupport
 import Testing
 import VideoFrame
@@ -15,28 +16,10 @@ import VideoFrame
 @MainActor
 @Suite(
     "barcode.read capability", .serialized,
-    .enabled(
-        if: ["DISPLAY", "WAYLAND_DISPLAY"].contains {
-            ProcessInfo.processInfo.environment[$0].map { !$0.isEmpty } ?? false
-        },
-        "needs a display (X11 or Wayland)"))
+    .enabled(if: GTKTestEnvironment.hasDisplay, "needs a display (X11 or Wayland)"))
 struct BarcodeReadCapabilityTests {
     init() throws {
-        try #require(gtk_init_check(nil, nil) != 0, "GTK could not open the display")
-    }
-
-    private func pump(until condition: () -> Bool, timeout: Duration = .seconds(30)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            while g_main_context_iteration(nil, 0) != 0 {}
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
-    private func pump(for duration: Duration) async {
-        _ = await pump(until: { false }, timeout: duration)
+        try #require(GTKTestEnvironment.ready, "GTK could not open the display")
     }
 
     /// A host with `barcode.read` installed on `cameras`, and the transport that records its answers.
@@ -65,8 +48,8 @@ struct BarcodeReadCapabilityTests {
     ) async throws -> BridgeMessage {
         host.receive(text: TestMessages.request("barcode.read", correlationId: id, data: data))
         await waiting(capability)
-        #expect(await pump { !responses(transport, to: id).isEmpty }, "no answer to \(id)")
-        await pump(for: .milliseconds(200))
+        #expect(await GTKTestEnvironment.pump { !responses(transport, to: id).isEmpty }, "no answer to \(id)")
+        await GTKTestEnvironment.pump(for: .milliseconds(200))
         let answers = responses(transport, to: id)
         #expect(answers.count == 1, "exactly one answer")
         return try #require(answers.first)
@@ -79,6 +62,15 @@ struct BarcodeReadCapabilityTests {
         return PictureCamera(name: "Licence camera", picture: picture)
     }
 
+    /// A camera showing a plain grey picture: a scan that never finds a code.
+    private static func blankCamera() -> PictureCamera {
+        PictureCamera(
+            name: "Blank",
+            picture: RGBFrame(
+                width: 320, height: 180, bytesPerLine: 960, bytes: [UInt8](repeating: 200, count: 960 * 180),
+                sequence: 0, timestampNanoseconds: 0))
+    }
+
     @Test("a barcode in the picture is answered once: format, text, where; the window closes")
     func success() async throws {
         let camera = try Self.licenceCamera()
@@ -87,7 +79,7 @@ struct BarcodeReadCapabilityTests {
         let answer = try await scan(
             host, transport,
             while: { capability in
-                sawWindow = await pump { capability?.window != nil }
+                sawWindow = await GTKTestEnvironment.pump { capability?.window != nil }
             }, capability: capability)
         #expect(sawWindow)
         #expect(answer.payload.status == .success)
@@ -116,8 +108,8 @@ struct BarcodeReadCapabilityTests {
         let answer = try await scan(
             host, transport,
             while: { capability in
-                #expect(await pump { capability?.window != nil })
-                await pump(for: .milliseconds(600))
+                #expect(await GTKTestEnvironment.pump { capability?.window != nil })
+                await GTKTestEnvironment.pump(for: .milliseconds(600))
                 let window = try? #require(capability?.window)
                 #expect(window?.status == "Looking for a barcode…")
                 if closesWindow {
@@ -185,14 +177,10 @@ struct BarcodeReadCapabilityTests {
 
     @Test("a second scan meanwhile is BUSY; a page reset closes the window and the next scan gets its own")
     func busyAndPageReset() async throws {
-        let blank = PictureCamera(
-            name: "Blank",
-            picture: RGBFrame(
-                width: 320, height: 180, bytesPerLine: 960, bytes: [UInt8](repeating: 200, count: 960 * 180),
-                sequence: 0, timestampNanoseconds: 0))
+        let blank = Self.blankCamera()
         let (host, transport, capability) = await makeHost { [blank] in [blank] }
         host.receive(text: TestMessages.request("barcode.read", correlationId: "first"))
-        #expect(await pump { capability.window != nil })
+        #expect(await GTKTestEnvironment.pump { capability.window != nil })
         let first = try #require(capability.window)
         let second = try await scan(host, transport, id: "second")
         #expect(second.payload.error?.code == "BUSY")
@@ -200,33 +188,29 @@ struct BarcodeReadCapabilityTests {
 
         host.resetForNewPage(reason: "test: page reset")
         capability.pageDidReset()
-        await pump(for: .milliseconds(200))
+        await GTKTestEnvironment.pump(for: .milliseconds(200))
         #expect(first.isClosed)
         #expect(capability.window == nil)
 
         host.receive(text: TestMessages.request("barcode.read", correlationId: "third"))
-        #expect(await pump { capability.window != nil && capability.window !== first })
+        #expect(await GTKTestEnvironment.pump { capability.window != nil && capability.window !== first })
         capability.stop()
-        #expect(await pump { !responses(transport, to: "third").isEmpty })
+        #expect(await GTKTestEnvironment.pump { !responses(transport, to: "third").isEmpty })
         #expect(responses(transport, to: "third").first?.payload.status == .cancelled)
     }
 
     @Test("a kiosk session's end closes the scan window and leaves nothing of it")
     func sessionEnd() async throws {
-        let blank = PictureCamera(
-            name: "Blank",
-            picture: RGBFrame(
-                width: 320, height: 180, bytesPerLine: 960, bytes: [UInt8](repeating: 200, count: 960 * 180),
-                sequence: 0, timestampNanoseconds: 0))
+        let blank = Self.blankCamera()
         let (host, transport, capability) = await makeHost { [blank] in [blank] }
         host.receive(text: TestMessages.request("barcode.read", correlationId: "kiosk"))
-        #expect(await pump { capability.window != nil })
+        #expect(await GTKTestEnvironment.pump { capability.window != nil })
         let window = try #require(capability.window)
         let toplevel = UnsafeMutablePointer<GtkWidget>(OpaquePointer(window.gtkWindow))
         #expect(gtk_widget_get_mapped(toplevel) != 0)
         host.resetForNewPage(reason: "test: kiosk wipe")
         capability.sessionDidEnd()
-        await pump(for: .milliseconds(300))
+        await GTKTestEnvironment.pump(for: .milliseconds(300))
         #expect(window.isClosed)
         #expect(capability.window == nil)
         // The request was settled by the host's reset; the capability's own late answer is dropped.
@@ -237,7 +221,7 @@ struct BarcodeReadCapabilityTests {
     func query() async throws {
         let (host, transport, _) = await makeHost { [] }
         host.receive(text: TestMessages.request("capability.query", correlationId: "query"))
-        #expect(await pump { !responses(transport, to: "query").isEmpty })
+        #expect(await GTKTestEnvironment.pump { !responses(transport, to: "query").isEmpty })
         let data = try #require(responses(transport, to: "query").first?.payload.data)
         guard case .object(let capabilities) = data["capabilities"],
             case .object(let entry) = capabilities["barcode.read"]
@@ -257,7 +241,7 @@ struct BarcodeReadCapabilityTests {
         offHost.delegate = router
         offHost.receive(text: TestMessages.request("capability.query", correlationId: "query"))
         offHost.receive(text: TestMessages.request("barcode.read", correlationId: "off"))
-        #expect(await pump { !responses(offTransport, to: "off").isEmpty })
+        #expect(await GTKTestEnvironment.pump { !responses(offTransport, to: "off").isEmpty })
         let offData = try #require(responses(offTransport, to: "query").first?.payload.data)
         if case .object(let offCapabilities) = offData["capabilities"] {
             #expect(offCapabilities["barcode.read"] == nil)
@@ -294,25 +278,25 @@ struct BarcodeReadCapabilityTests {
                 symbol, width: 1280, height: 720, scale: 0.25, degrees: 25, noise: 90))
         let (host, _, capability) = await makeHost { [unreadable] in [unreadable] }
         host.receive(text: TestMessages.request("barcode.read", correlationId: "look"))
-        #expect(await pump { capability.window?.status == "Looking for a barcode…" })
-        await pump(for: .milliseconds(500))
+        #expect(await GTKTestEnvironment.pump { capability.window?.status == "Looking for a barcode…" })
+        await GTKTestEnvironment.pump(for: .milliseconds(500))
         let looking = try #require(capability.window)
         #expect(gtk_widget_get_mapped(UnsafeMutablePointer<GtkWidget>(OpaquePointer(looking.gtkWindow))) != 0)
         try screenshot(looking, named: "barcode-window-looking.png")
         capability.stop()
-        await pump(for: .milliseconds(200))
+        await GTKTestEnvironment.pump(for: .milliseconds(200))
 
         let licence = try Self.licenceCamera()
         let (readingHost, _, reading) = await makeHost { [licence] in [licence] }
         reading.confirmationTime = .seconds(5)
         readingHost.receive(text: TestMessages.request("barcode.read", correlationId: "found"))
-        #expect(await pump { reading.window?.status == "Barcode read." })
-        await pump(for: .milliseconds(300))
+        #expect(await GTKTestEnvironment.pump { reading.window?.status == "Barcode read." })
+        await GTKTestEnvironment.pump(for: .milliseconds(300))
         let found = try #require(reading.window)
         #expect(found.announcements == ["Barcode read."])
         try screenshot(found, named: "barcode-window.png")
         reading.stop()
-        await pump(for: .milliseconds(200))
+        await GTKTestEnvironment.pump(for: .milliseconds(200))
     }
 }
 

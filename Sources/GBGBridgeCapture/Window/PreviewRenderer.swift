@@ -1,4 +1,5 @@
 import CWebKitGTK
+import GBGBridgeToolkit
 import VideoFrame
 
 /// Draws preview frames: converts an ``RGBFrame`` into a cairo image once per frame, then paints it scaled
@@ -7,9 +8,10 @@ import VideoFrame
 public final class PreviewRenderer {
     /// The guide and mirroring this renderer applies.
     public let kind: CaptureKind
-    private(set) var surface: OpaquePointer?
-    private(set) var frameWidth = 0
-    private(set) var frameHeight = 0
+    /// The frame last given, as the cairo surface painted.
+    private let picture = FrameSurface()
+    private var frameWidth: Int { picture.width }
+    private var frameHeight: Int { picture.height }
     /// Text shown centred on the preview area when there is no image (e.g. "Starting the camera…").
     public var placeholder: String?
     /// When set, the image is a still photo: it gets a coloured border and this text as a tag in its
@@ -28,49 +30,21 @@ public final class PreviewRenderer {
         self.kind = kind
     }
 
-    deinit {
-        if let surface { cairo_surface_destroy(surface) }
-    }
-
     /// Converts `frame` (packed RGB) into the cairo xRGB surface used for drawing, reusing it when the size matches.
     public func update(with frame: RGBFrame) {
-        if surface == nil || frameWidth != frame.width || frameHeight != frame.height {
-            if let surface { cairo_surface_destroy(surface) }
-            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height))
-            frameWidth = frame.width
-            frameHeight = frame.height
-        }
-        guard let surface, let base = cairo_image_surface_get_data(surface) else { return }
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let width = frame.width
-        frame.bytes.withUnsafeBufferPointer { source in
-            guard let source = source.baseAddress else { return }
-            for y in 0..<frame.height {
-                let sourceRow = source + y * frame.bytesPerLine
-                let targetRow = UnsafeMutableRawPointer(base + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
-                    let pixel = sourceRow + x * 3
-                    targetRow[x] = UInt32(pixel[0]) << 16 | UInt32(pixel[1]) << 8 | UInt32(pixel[2])
-                }
-            }
-        }
-        cairo_surface_mark_dirty(surface)
+        picture.update(with: frame)
     }
 
     /// Drops the current image (the preview shows the background only).
     public func clear() {
-        if let surface { cairo_surface_destroy(surface) }
-        surface = nil
-        frameWidth = 0
-        frameHeight = 0
+        picture.clear()
     }
 
     /// Paints background, image (scaled to fit, centred) and guide into an area of `width` x `height`.
     public func draw(on cr: OpaquePointer, width: Double, height: Double) {
         cairo_set_source_rgb(cr, 0.08, 0.08, 0.09)
         cairo_paint(cr)
-        guard let surface, frameWidth > 0, frameHeight > 0 else {
+        guard let surface = picture.surface else {
             if let placeholder { drawCentred(placeholder, on: cr, width: width, height: height) }
             return
         }
